@@ -1,0 +1,180 @@
+"""The one driver for every game: checks a match dict (RULES.md 1.1-1.3),
+walks its hands through the game module and builds the result (1.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Game, HandError, InvalidHand, check_bool, check_int, describe, is_bool, is_int
+from .registry import GAMES, get_game
+
+TOP_LEVEL_KEYS = {"game", "players", "options", "hands"}
+REQUIRED_TOP_LEVEL = ("game", "players", "hands")
+
+
+def parse_match(match: Any) -> tuple[Game, list[str], dict, list]:
+    """Check everything but the hands themselves, in the order of RULES.md 1.3.
+    Returns the game module, the players, the options with defaults filled in
+    and the list of hands."""
+    if not isinstance(match, dict):
+        raise InvalidHand(f"A match must be a JSON object, got {describe(match)}")
+    unknown = sorted(set(match) - TOP_LEVEL_KEYS, key=str)
+    if unknown:
+        raise InvalidHand(f"Unknown match entry {', '.join(repr(k) for k in unknown)}")
+    for key in REQUIRED_TOP_LEVEL:
+        if key not in match:
+            raise InvalidHand(f'The match needs "{key}"')
+
+    game_id = match["game"]
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        known = ", ".join(f'"{g}"' for g in GAMES)
+        raise InvalidHand(f"Unknown game {describe(game_id)}; the games are {known}")
+    game = get_game(game_id)
+
+    players = _check_players(match["players"], game)
+    options = _check_options(match.get("options"), game, players)
+
+    hands = match["hands"]
+    if type(hands) is not list:
+        raise InvalidHand(f"The hands must be a list, got {describe(hands)}")
+    return game, players, options, hands
+
+
+def _check_players(players: Any, game: Game) -> list[str]:
+    spec = game.spec
+    if type(players) is not list:
+        raise InvalidHand(f"The players must be a list of names, got {describe(players)}")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidHand(f"Player {i + 1} needs a name, got {describe(name)}")
+    seen = set()
+    for name in players:
+        if name in seen:
+            raise InvalidHand(f'Two players are called "{name}"; every player needs a different name')
+        seen.add(name)
+    n = len(players)
+    if not spec.min_players <= n <= spec.max_players:
+        if spec.min_players == spec.max_players:
+            wanted = f"exactly {spec.min_players}"
+        else:
+            wanted = f"{spec.min_players} to {spec.max_players}"
+        raise InvalidHand(f"{spec.name} is for {wanted} players, got {n}")
+    return players
+
+
+def _check_options(options: Any, game: Game, players: list[str]) -> dict:
+    spec = game.spec
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InvalidHand(f"The options must be an object, got {describe(options)}")
+    known = {o.name: o for o in spec.options}
+    for name in options:
+        if name not in known:
+            raise InvalidHand(f"{spec.name} has no option {describe(name)}")
+    result = {}
+    for option in spec.options:
+        value = options.get(option.name, option.default)
+        what = f'The option "{option.name}"'
+        try:
+            if option.kind == "int":
+                check_int(value, option.minimum, option.maximum, what)
+            elif option.kind == "bool":
+                check_bool(value, what)
+            elif value not in [c for c, _ in option.choices] or not isinstance(value, str):
+                allowed = ", ".join(f'"{c}"' for c, _ in option.choices)
+                raise HandError(f"{what} must be one of {allowed}, got {describe(value)}")
+        except HandError as error:
+            raise InvalidHand(str(error)) from None
+        result[option.name] = value
+    try:
+        game.check_options(result, players)
+    except HandError as error:
+        raise InvalidHand(str(error)) from None
+    return result
+
+
+def run(match: Any, explain: bool = False) -> dict:
+    """Score a whole match; with ``explain`` each hand also gets ``why``."""
+    return _walk(match, explain)[2]
+
+
+def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
+    game, players, options, hands = parse_match(match)
+    state = game.new_state(players, options)
+    n = len(players)
+    totals = [0] * n
+    scored = []
+    finished = False
+    for k, hand in enumerate(hands):
+        if finished:
+            raise InvalidHand(f"Hand {k + 1}: the game is already over", k)
+        if not isinstance(hand, dict):
+            raise InvalidHand(f"Hand {k + 1}: a hand must be an object, got {describe(hand)}", k)
+        try:
+            game.check_hand(state, hand, k)
+            score = game.score_hand(state, hand, k)
+        except HandError as error:
+            raise InvalidHand(f"Hand {k + 1}: {error}", k) from None
+        totals = [t + p for t, p in zip(totals, score.points, strict=True)]
+        row = {"points": score.points, "totals": totals, **score.details}
+        if explain:
+            row["why"] = score.why
+        scored.append(row)
+        finished = game.is_over(state, totals, k + 1)
+    result = {
+        "hands": scored,
+        "totals": totals,
+        "finished": finished,
+        "winners": game.winners(state, totals) if finished else [],
+        "next_hand": None if finished else game.next_hand(state, len(hands)),
+    }
+    return game, state, result
+
+
+def check_bidding(match: Any, bidding: Any) -> None:
+    """RULES.md 1.4: is ``bidding`` a legal start of the next hand?"""
+    game, state, result = _walk(match, explain=False)
+    k = len(match["hands"])
+    if result["finished"]:
+        raise InvalidHand(f"Hand {k + 1}: the game is already over", k)
+    if not isinstance(bidding, dict):
+        raise InvalidHand(f"Hand {k + 1}: the bidding must be an object, got {describe(bidding)}", k)
+    try:
+        game.check_bidding(state, bidding, k)
+    except HandError as error:
+        raise InvalidHand(f"Hand {k + 1}: {error}", k) from None
+
+
+def entry_hints(match: Any, bidding: dict | None = None) -> dict:
+    """What an entry form for the next hand needs (limits, forbidden bid).
+    ``bidding`` may be partial; hints never raise for it."""
+    game, state, result = _walk(match, explain=False)
+    if result["finished"]:
+        return {}
+    return game.hints(state, len(match["hands"]), bidding)
+
+
+def preview_hand(match: Any, hand: Any) -> dict:
+    """Score ``hand`` as the next hand of ``match`` without storing it:
+    returns the new hand's row (points, totals, details, why) and the
+    match's finished/winners after it. Raises InvalidHand like score_match."""
+    extended = {**match, "hands": [*match["hands"], hand]}
+    result = run(extended, explain=True)
+    return {
+        "hand": result["hands"][-1],
+        "finished": result["finished"],
+        "winners": result["winners"],
+    }
+
+
+__all__ = [
+    "InvalidHand",
+    "check_bidding",
+    "entry_hints",
+    "is_bool",
+    "is_int",
+    "parse_match",
+    "preview_hand",
+    "run",
+]
