@@ -135,6 +135,11 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None  # None where it depends on the hand (Oh Hell cards)
     choices: tuple[tuple[Any, str], ...] = ()
+    # Only part of the hand when another field has one of these values, e.g.
+    # Sixty-Six's opponent_trick_at_close: ("end", ("closed",)).
+    when: tuple[str, tuple[Any, ...]] | None = None
+    # For an optional bool, False is sent as "leave the key out".
+    omit_if_false: bool = False
 
 
 @dataclass(frozen=True)

@@ -144,7 +144,8 @@ class Spades(Game):
         return {"number": k + 1, "first_drawer": k % 2, "first_bidder": (k + 1) % 2, "leader": (k + 1) % 2}
 
     def hints(self, state, k, bidding):
-        return {"max_bid": TRICKS, "tricks_total": TRICKS, "bags": list(state.bags)}
+        first = (k + 1) % 2
+        return {"max_bid": TRICKS, "tricks_total": TRICKS, "bags": list(state.bags), "bidding_order": [first, 1 - first]}
 
 
 GAME = Spades()

@@ -1,0 +1,138 @@
+"""Every non-trivial read, with a fixed number of queries whatever the
+size of the match or list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+
+from .models import Hand, Match, Player, Seat
+from .scoring import GameSpec, InvalidHand, entry_hints, get_game, score_match
+
+
+@dataclass
+class HistoryRow:
+    number: int
+    entry: dict
+    points: list[int]
+    totals: list[int]
+    details: dict[str, Any]
+
+
+@dataclass
+class ScoreSheet:
+    match: Match
+    spec: GameSpec
+    players: list[Player]
+    names: list[str]
+    rows: list[HistoryRow]  # hand 1 first
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+    next_hand: dict | None
+    hints: dict
+    pending: dict | None  # bids/contract of the hand in play
+
+    @property
+    def history_newest_first(self) -> list[HistoryRow]:
+        return list(reversed(self.rows))
+
+    @property
+    def leaders(self) -> list[int]:
+        if not self.rows:
+            return []
+        best = max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == best]
+
+    @property
+    def target(self) -> int | None:
+        return self.match.options.get("target", self._default_option("target"))
+
+    def _default_option(self, name: str) -> Any:
+        for option in self.spec.options:
+            if option.name == name:
+                return option.default
+        return None
+
+    def option(self, name: str) -> Any:
+        return self.match.options.get(name, self._default_option(name))
+
+    @property
+    def option_items(self) -> list[tuple[str, Any]]:
+        """(label, value as shown) for the menu."""
+        items = []
+        for option in self.spec.options:
+            value = self.option(option.name)
+            if option.kind == "choice":
+                value = dict(option.choices).get(value, value)
+            elif option.kind == "bool":
+                value = "yes" if value else "no"
+            items.append((option.label, value))
+        return items
+
+    @property
+    def current_details(self) -> dict[str, Any]:
+        """The game's details after the last hand (e.g. Spades bags)."""
+        return self.rows[-1].details if self.rows else {}
+
+    @property
+    def engine_input(self) -> dict:
+        return self.match.engine_input(self.names, [row.entry for row in self.rows])
+
+    def name(self, seat: int | None) -> str:
+        return "" if seat is None else self.names[seat]
+
+
+def score_sheet(match_id: int) -> ScoreSheet:
+    """The whole sheet of one match: 3 queries (match, seats+players, hands)."""
+    match = get_object_or_404(Match, pk=match_id)
+    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("position"))
+    players = [seat.player for seat in seats]
+    names = [p.name for p in players]
+    hands = list(Hand.objects.filter(match=match).order_by("number").values_list("number", "entry"))
+    engine_input = match.engine_input(names, [entry for _n, entry in hands])
+    try:
+        result = score_match(engine_input)
+    except InvalidHand:
+        # Stored hands were valid when saved; only a rules change could get
+        # here. Show the sheet without crashing and let an edit fix it.
+        result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": [], "next_hand": None}
+    spec = get_game(match.game).spec
+    rows = []
+    for (number, entry), scored in zip(hands, result["hands"], strict=False):
+        details = {k: v for k, v in scored.items() if k not in ("points", "totals")}
+        rows.append(HistoryRow(number, entry, scored["points"], scored["totals"], details))
+    finished = result["finished"]
+    hints = {} if finished else entry_hints(engine_input, match.pending_bidding)
+    return ScoreSheet(
+        match=match,
+        spec=spec,
+        players=players,
+        names=names,
+        rows=rows,
+        totals=result["totals"],
+        finished=finished,
+        winners=result["winners"],
+        next_hand=result["next_hand"],
+        hints=hints,
+        pending=None if finished else match.pending_bidding,
+    )
+
+
+def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:
+    """In-progress matches first, then recent finished ones, each with its
+    seats and players in two more queries."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    base = Match.objects.prefetch_related(seats).order_by("-updated_at")
+    return {
+        "in_progress": list(base.filter(status=Match.Status.IN_PROGRESS)[:limit]),
+        "finished": list(base.filter(status=Match.Status.FINISHED)[:limit]),
+        "abandoned": list(base.filter(status=Match.Status.ABANDONED)[:5]),
+    }
+
+
+def all_players() -> list[Player]:
+    return list(Player.objects.all())

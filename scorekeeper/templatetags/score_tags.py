@@ -1,0 +1,110 @@
+"""Small display helpers for the score sheet templates. No rules here."""
+
+from django import template
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+SUITS = {"C": ("♣", _("clubs")), "D": ("♦", _("diamonds")), "H": ("♥", _("hearts")), "S": ("♠", _("spades")),
+         "NT": ("NT", _("no trump"))}
+
+
+@register.filter
+def get(mapping, key):
+    """{{ values|get:"bids_0" }}"""
+    if mapping is None:
+        return None
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        try:
+            return mapping[int(key)]
+        except (IndexError, ValueError, TypeError, KeyError):
+            return None
+
+
+@register.filter
+def at(sequence, index):
+    """{{ names|at:seat }}"""
+    try:
+        return sequence[int(index)]
+    except (IndexError, ValueError, TypeError):
+        return None
+
+
+@register.filter
+def input_for(field_name, seat):
+    """{{ "bids"|input_for:seat }} -> "bids_0", the per-player input name."""
+    return f"{field_name}_{seat}"
+
+
+@register.filter
+def upto(start, stop):
+    """{{ 0|upto:13 }} -> 0..13 inclusive."""
+    try:
+        return range(int(start), int(stop) + 1)
+    except (TypeError, ValueError):
+        return range(0)
+
+
+@register.filter
+def signed(number):
+    """+41, -100, 0"""
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        return number
+    return f"+{number}" if number > 0 else str(number).replace("-", "−")
+
+
+@register.filter
+def suit(strain):
+    symbol, _words = SUITS.get(strain, (strain, strain))
+    return symbol
+
+
+@register.filter
+def suit_words(strain):
+    return SUITS.get(strain, (strain, strain))[1]
+
+
+@register.filter
+def bid_label(bid):
+    if bid == "blind_nil":
+        return _("Blind Nil")
+    if bid == 0:
+        return _("Nil")
+    return bid
+
+
+@register.filter
+def contains(sequence, item):
+    try:
+        return item in sequence
+    except TypeError:
+        return False
+
+
+@register.filter
+def as_str(value):
+    return "" if value is None else str(value)
+
+
+@register.simple_tag
+def hand_field(spec, name):
+    """{% hand_field sheet.spec "strain" as f %}: a field of the game's spec."""
+    return next(f for f in spec.hand_fields if f.name == name)
+
+
+@register.simple_tag
+def field_choices(spec, name, maximum=None):
+    """(value, label) pairs for a small-range field: minimum..maximum with
+    the spec's labels (Spades: 0 is "Nil"), then the spec's non-number
+    choices ("Blind Nil"). ``maximum`` overrides the spec's (Oh Hell cards)."""
+    spec_field = hand_field(spec, name)
+    labels = dict(spec_field.choices)
+    top = spec_field.maximum if maximum in (None, "") else int(maximum)
+    numbers = range(spec_field.minimum or 0, (top or 0) + 1)
+    result = [(n, labels.get(n, str(n))) for n in numbers]
+    result += [(v, label) for v, label in spec_field.choices if not isinstance(v, int)]
+    return result

@@ -1,0 +1,315 @@
+"""Swiss pairing for two-player games, as a minimum-cost perfect matching.
+
+Players are ordered by match points (highest first), then by ``seed`` (lower
+is stronger), and every possible pairing gets a cost. The costs are tiers,
+each tier's unit larger than everything the lower tiers can add up to, so a
+lower tier only ever breaks ties left by the higher ones:
+
+1. a rematch (the pair has met before);
+2. a second bye for a player who already had one;
+3. the bye going to anyone but the lowest-ranked player (cost grows with
+   the recipient's distance from the bottom);
+4. score difference, squared, inside each pair (so floats are few and short);
+5. rank difference, squared, inside each pair (so the top of a score group
+   plays the next best, 1-2, 3-4, and the lowest of an odd group floats).
+
+The matching is ``networkx.max_weight_matching(maxcardinality=True)`` on
+``big - cost`` (negated costs, shifted to stay positive, integers so the
+result is exact). The blossom algorithm in networkx is too slow for a whole
+1,000-player field (seconds to minutes), so big fields are matched in blocks
+of ``block_size`` players top-down; a player who cannot be paired without a
+rematch inside a block floats down into the next one. If the bottom block
+then needs a rematch or a second bye, the tail is re-matched in bigger and
+bigger blocks, ending with the whole field in one matching that may use
+rematches. That last step is exact (it never rematches while a rematch-free
+pairing exists) but slow for big fields; it only happens when the field is
+nearly exhausted. Fields of up to ``block_size`` players are always matched
+in one exact step.
+
+Seats: the player with the higher seat balance (seat-1 games minus seat-2
+games) sits second; with equal balance the one who sat first last time sits
+second; if that is equal too, the higher-ranked player takes seat 1 on odd
+boards and seat 2 on even boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from .standings import BYE_POINTS, DRAW_POINTS, LOSS_POINTS, WIN_POINTS, parse_two_player
+
+DEFAULT_BLOCK_SIZE = 48
+
+
+@dataclass(frozen=True)
+class SwissPlayer:
+    """What the pairing needs to know about one active player."""
+
+    id: Hashable
+    points: float = 0  # match points so far
+    seed: float = 0  # lower is stronger; orders players inside a score group
+    opponents: frozenset = frozenset()  # ids already played (a rematch is avoided)
+    byes: int = 0  # byes already had
+    seat1: int = 0  # games played in seat 1
+    seat2: int = 0  # games played in seat 2
+    last_seat: int | None = None  # 1 or 2: seat in the most recent game, None if none
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    """One round: boards in order (top score group first) and the bye."""
+
+    pairs: list[tuple[Hashable, Hashable]]  # (seat1_id, seat2_id)
+    bye_id: Hashable | None = None
+    # Normally empty: the pairs that are rematches, only when no pairing
+    # without one existed; and whether the bye is somebody's second.
+    rematches: list[tuple[Hashable, Hashable]] = field(default_factory=list)
+    repeat_bye: bool = False
+
+
+class _Field:
+    """The players in rank order, with the facts the cost function needs."""
+
+    def __init__(self, players: Sequence[SwissPlayer], history: Iterable):
+        ids = [p.id for p in players]
+        if len(set(ids)) != len(ids):
+            raise ValueError("Every player can be paired only once per round")
+        if None in ids:
+            raise ValueError("None cannot be a player id: it marks the bye")
+        order = sorted(range(len(players)), key=lambda i: (-players[i].points, players[i].seed, i))
+        self.players = [players[i] for i in order]
+        self.n = len(self.players)
+        self.pos = {p.id: k for k, p in enumerate(self.players)}
+        self.met: list[set[int]] = [set() for _ in range(self.n)]
+        self.had_bye = [p.byes > 0 for p in self.players]
+        for k, p in enumerate(self.players):
+            for other in p.opponents:
+                j = self.pos.get(other)
+                if j is not None and j != k:
+                    self.met[k].add(j)
+                    self.met[j].add(k)
+        for item in history:
+            a, b = item
+            i = self.pos.get(a)
+            j = self.pos.get(b) if b is not None else None
+            if b is None:
+                if i is not None:
+                    self.had_bye[i] = True
+            elif i is not None and j is not None and i != j:
+                self.met[i].add(j)
+                self.met[j].add(i)
+        # score differences in half points, so costs stay integers
+        self.half_points = [round(2 * p.points) for p in self.players]
+
+
+def _solve(f: _Field, members: list[int], with_bye: bool, allow_rematch: bool) -> tuple[list[tuple[int, int]], int | None]:
+    """Exact min-cost matching of ``members`` (positions, in rank order).
+
+    Returns the pairs (by position) and the position given the bye (or None).
+    Players left out (only possible without rematch edges) are in neither.
+    """
+    bye = -1
+    edges: list[tuple[int, int, int, int, int]] = []  # (u, v, rematch?, score cost, rank cost)
+    max_score = max_rank = 0
+    for x, i in enumerate(members):
+        met_i = f.met[i]
+        hp = f.half_points[i]
+        for j in members[x + 1 :]:
+            rematch = j in met_i
+            if rematch and not allow_rematch:
+                continue
+            d = hp - f.half_points[j]
+            score = d * d
+            rank = (j - i) * (j - i)
+            max_score = max(max_score, score)
+            max_rank = max(max_rank, rank)
+            edges.append((i, j, 1 if rematch else 0, score, rank))
+    m = len(members)
+    pairs_max = (m + 1) // 2
+    score_unit = pairs_max * max_rank + 1
+    low_total = pairs_max * (max_score * score_unit + max_rank)
+    bye_unit = low_total + 1
+    repeat_bye = low_total + m * bye_unit + 1
+    rematch_unit = repeat_bye + low_total + m * bye_unit + 1
+
+    g = nx.Graph()
+    costs = []
+    for i, j, rematch, score, rank in edges:
+        costs.append((i, j, rematch * rematch_unit + score * score_unit + rank))
+    if with_bye:
+        # members are in rank order, so the last one is the lowest ranked
+        for k, i in enumerate(members):
+            costs.append((i, bye, (m - 1 - k) * bye_unit + (repeat_bye if f.had_bye[i] else 0)))
+    big = max((c for _, _, c in costs), default=0) + 1
+    g.add_nodes_from(members)
+    g.add_weighted_edges_from((u, v, big - c) for u, v, c in costs)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+
+    pairs = []
+    bye_pos = None
+    for u, v in matching:
+        if u == bye or v == bye:
+            bye_pos = v if u == bye else u
+        else:
+            pairs.append((min(u, v), max(u, v)))
+    return pairs, bye_pos
+
+
+def _is_clean(f: _Field, pairs, bye_pos, members_count: int, with_bye: bool, fresh_bye_exists: bool) -> bool:
+    paired = 2 * len(pairs) + (1 if bye_pos is not None else 0)
+    if paired != members_count:
+        return False
+    if any(j in f.met[i] for i, j in pairs):
+        return False
+    return not (with_bye and fresh_bye_exists and f.had_bye[bye_pos])
+
+
+def _pair_positions(f: _Field, block_size: int) -> tuple[list[tuple[int, int]], int | None]:
+    n = f.n
+    with_bye = n % 2 == 1
+    everyone = list(range(n))
+    if n <= block_size:
+        return _solve(f, everyone, with_bye, allow_rematch=True)
+
+    fresh_bye_exists = not all(f.had_bye)
+    # top-down blocks; blocks[k] = the pairs made in block k
+    blocks: list[list[tuple[int, int]]] = []
+    floaters: list[int] = []
+    nxt = 0
+    while True:
+        take = block_size - len(floaters)
+        take = max(take, 2)
+        if (len(floaters) + take) % 2:
+            take += 1
+        members = floaters + list(range(nxt, min(n, nxt + take)))
+        nxt = min(n, nxt + take)
+        if nxt >= n:
+            break
+        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False)
+        blocks.append(pairs)
+        done = {x for pair in pairs for x in pair}
+        floaters = [i for i in members if i not in done]
+
+    # the bottom block, then bigger and bigger tails if it is not clean
+    depth = 1
+    while True:
+        kept = blocks[: len(blocks) - depth + 1] if depth > 1 else blocks
+        kept_pairs = [pair for block in kept for pair in block]
+        if depth > 1:
+            done = {x for pair in kept_pairs for x in pair}
+            members = [i for i in everyone if i not in done]
+        whole_field = len(kept) == 0
+        pairs, bye_pos = _solve(f, members, with_bye, allow_rematch=whole_field)
+        if whole_field or _is_clean(f, pairs, bye_pos, len(members), with_bye, fresh_bye_exists):
+            return kept_pairs + pairs, bye_pos
+        depth *= 2
+        if depth > len(blocks):
+            depth = len(blocks) + 1
+
+
+def _seat(f: _Field, i: int, j: int, board: int) -> tuple[int, int]:
+    """Seat 1 first. ``i`` is the higher-ranked player, ``board`` counts from 1."""
+
+    def pull(k: int) -> tuple[int, int]:
+        p = f.players[k]
+        return (p.seat1 - p.seat2, {1: 1, 2: -1}.get(p.last_seat, 0))
+
+    if pull(i) > pull(j):
+        return j, i
+    if pull(j) > pull(i):
+        return i, j
+    return (i, j) if board % 2 == 1 else (j, i)
+
+
+def pair_swiss_round(
+    players: Sequence[SwissPlayer],
+    history: Iterable[tuple[Hashable, Hashable | None]] = (),
+    *,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+) -> SwissPairing:
+    """Pair the next round of the active (not dropped) ``players``.
+
+    ``history`` optionally adds past pairings ``(a, b)`` to what the players
+    already say (``(a, None)`` is a bye for ``a``); both are merged.
+    """
+    if block_size < 4:
+        raise ValueError("block_size must be at least 4")
+    f = _Field(players, history)
+    if f.n == 0:
+        return SwissPairing(pairs=[])
+    pos_pairs, bye_pos = _pair_positions(f, block_size)
+
+    pos_pairs.sort(key=lambda pr: (-max(f.half_points[pr[0]], f.half_points[pr[1]]), pr[0]))
+    pairs = []
+    rematches = []
+    for board, (i, j) in enumerate(pos_pairs, start=1):
+        s1, s2 = _seat(f, i, j, board)
+        pair = (f.players[s1].id, f.players[s2].id)
+        pairs.append(pair)
+        if j in f.met[i]:
+            rematches.append(pair)
+    bye_id = f.players[bye_pos].id if bye_pos is not None else None
+    return SwissPairing(
+        pairs=pairs,
+        bye_id=bye_id,
+        rematches=rematches,
+        repeat_bye=bye_pos is not None and f.had_bye[bye_pos],
+    )
+
+
+def swiss_players(
+    results: Iterable[Mapping],
+    byes: Iterable[Mapping] = (),
+    drops: Iterable = (),
+    seeds: Mapping[Hashable, float] | None = None,
+    players: Iterable[Hashable] | None = None,
+) -> list[SwissPlayer]:
+    """Build the active players from finished results (same input as the
+    standings: ``a`` sat in seat 1). Dropped players are left out.
+
+    ``seeds`` maps id to seed (lower is stronger); by default the order of
+    ``players``, else the order in which players first appear.
+    """
+    data = parse_two_player(results, byes, drops, players)
+    points = dict.fromkeys(data.order, 0)
+    opponents: dict[Hashable, set] = {p: set() for p in data.order}
+    bye_count = dict.fromkeys(data.order, 0)
+    seat1 = dict.fromkeys(data.order, 0)
+    seat2 = dict.fromkeys(data.order, 0)
+    last: dict[Hashable, tuple[float, int]] = {}
+    for g in data.games:
+        a, b = g.a, g.b
+        opponents[a].add(b)
+        opponents[b].add(a)
+        seat1[a] += 1
+        seat2[b] += 1
+        if g.winner is None:
+            points[a] += DRAW_POINTS
+            points[b] += DRAW_POINTS
+        else:
+            loser = b if g.winner == a else a
+            points[g.winner] += WIN_POINTS
+            points[loser] += LOSS_POINTS
+        for pid, seat in ((a, 1), (b, 2)):
+            if pid not in last or g.round >= last[pid][0]:
+                last[pid] = (g.round, seat)
+    for rnd, pid in data.byes:
+        bye_count[pid] += 1
+        points[pid] += BYE_POINTS
+    return [
+        SwissPlayer(
+            id=pid,
+            points=points[pid],
+            seed=seeds[pid] if seeds is not None and pid in seeds else k,
+            opponents=frozenset(opponents[pid]),
+            byes=bye_count[pid],
+            seat1=seat1[pid],
+            seat2=seat2[pid],
+            last_seat=last[pid][1] if pid in last else None,
+        )
+        for k, pid in enumerate(data.order)
+        if pid not in data.dropped
+    ]
