@@ -15,19 +15,26 @@ GAME_CHOICES = [(game_id, game.spec.name) for game_id, game in GAMES.items()]
 NAME_MAX_LENGTH = 40
 
 
+def name_key(name: str) -> str:
+    """"Ann" and "ann" (and "Émile" and "émile") at one club are one person.
+    Folded in Python: SQLite's LOWER() only folds ASCII."""
+    return " ".join(name.split()).casefold()
+
+
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
+    key = models.CharField(max_length=NAME_MAX_LENGTH * 3, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = [Lower("name")]
-        constraints = [
-            # "Ann" and "ann" at one club are the same person.
-            models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case"),
-        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.key = name_key(self.name)
+        super().save(*args, **kwargs)
 
 
 class Match(models.Model):
@@ -51,6 +58,7 @@ class Match(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
     )
+    co_organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_matches")
     previous = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", help_text="Played again from"
     )
@@ -118,11 +126,38 @@ class Hand(models.Model):
         return f"{self.match} hand {self.number}"
 
 
+class AccessLink(models.Model):
+    """A secret scoring link for one match: a casual match's shared link or
+    a tournament table's link. Only the SHA-256 of the token is stored; the
+    token itself is shown once, when the link is issued."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="access_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=80, help_text="Shown in the audit trail, e.g. 'table 7'")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.label} ({'revoked' if self.revoked_at else 'active'})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
 class AuditEvent(models.Model):
     """Who changed what, when, with the state before and after."""
 
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="audit_events")
+    tournament = models.ForeignKey(
+        "Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="audit_events"
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    link = models.ForeignKey(AccessLink, null=True, blank=True, on_delete=models.SET_NULL, help_text="Device link used")
     actor = models.CharField(max_length=80, help_text="Who, in words: an organiser or a table device")
     action = models.CharField(max_length=40, db_index=True)
     hand_number = models.PositiveIntegerField(null=True, blank=True)
@@ -135,3 +170,104 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
+        SWISS = "swiss", _("Swiss")
+        SEATED = "seated", _("Seated rounds (Oh Hell)")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=100)
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    options = models.JSONField(_("game options"), default=dict, blank=True)
+    format = models.CharField(max_length=20, choices=Format.choices)
+    planned_rounds = models.PositiveSmallIntegerField(_("number of rounds"))
+    round_minutes = models.PositiveSmallIntegerField(_("round time limit (minutes)"), null=True, blank=True)
+    table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4, help_text="Oh Hell: 3 to 7")
+    seed = models.PositiveIntegerField(default=0, help_text="Makes random seating reproducible")
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
+    is_public = models.BooleanField(_("public standings"), default=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
+    co_organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", args=[self.pk])
+
+
+class Entrant(models.Model):
+    """A player registered in a tournament. A drop keeps the results."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    registered_at = models.DateTimeField(auto_now_add=True)
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "registered_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entrant_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.dropped_after_round is None
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Proposed")  # pairings shown for review, no matches yet
+        PLAYING = "playing", _("Playing")
+        COMPLETE = "complete", _("Complete")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED)
+    # While proposed: [[player_id, ...], ...] per table in seat order; byes separately.
+    proposal = models.JSONField(default=list, blank=True)
+    byes = models.JSONField(default=list, blank=True, help_text="Player ids with a bye this round")
+    published_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="The round's time limit")
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="table")
+    ended_early_at = models.DateTimeField(
+        null=True, blank=True, help_text="Ended by the organiser at the time limit: current totals decide"
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"

@@ -12,8 +12,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import NAME_MAX_LENGTH, AuditEvent, Hand, Match, Player, Seat
+from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, name_key
 from .scoring import GAMES, InvalidHand, check_bidding, score_match
+from .tokens import hash_token, new_token
 
 
 class ServiceError(Exception):
@@ -31,6 +32,7 @@ class Actor:
 
     label: str
     user: Any = None
+    link: Any = None  # the AccessLink a device used, if any
 
     @classmethod
     def for_request(cls, request) -> Actor:
@@ -59,14 +61,14 @@ def clean_player_name(name: Any) -> str:
 
 def get_or_create_player(name: str) -> Player:
     name = clean_player_name(name)
-    existing = Player.objects.filter(name__iexact=name).first()
+    existing = Player.objects.filter(key=name_key(name)).first()
     if existing:
         return existing
     try:
         with transaction.atomic():
             return Player.objects.create(name=name)
     except IntegrityError:  # created by someone else a moment ago
-        return Player.objects.get(name__iexact=name)
+        return Player.objects.get(key=name_key(name))
 
 
 def add_player(*, name: str) -> Player:
@@ -82,7 +84,7 @@ def rename_player(*, player_id: int, name: str) -> Player:
     name = clean_player_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player_id)
-        if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
+        if Player.objects.filter(key=name_key(name)).exclude(pk=player.pk).exists():
             raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
         player.name = name
         player.save(update_fields=["name"])
@@ -98,7 +100,7 @@ def start_match(*, game: str, player_names: list[str], options: dict | None, act
     if game not in GAMES:
         raise ServiceError(_("Choose one of the games."))
     names = [clean_player_name(n) for n in player_names]
-    lowered = [n.lower() for n in names]
+    lowered = [name_key(n) for n in names]
     if len(set(lowered)) != len(lowered):
         raise ServiceError(_("Each seat needs a different player."))
     options = options or {}
@@ -247,6 +249,43 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
     return match
 
 
+# ------------------------------------------------------------ links, people
+
+
+def issue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink, str]:
+    """A new secret scoring link for one match. Returns the link and its
+    token; the token is not stored and cannot be shown again."""
+    token = new_token()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        link = AccessLink.objects.create(match=match, token_hash=hash_token(token), label=label, created_by=actor.user)
+        _audit(match, actor, "link issued", after={"link": link.pk, "label": label})
+    return link, token
+
+
+def revoke_link(*, link_id: int, actor: Actor) -> AccessLink:
+    with transaction.atomic():
+        link = AccessLink.objects.select_for_update().select_related("match").get(pk=link_id)
+        if link.revoked_at is None:
+            link.revoked_at = timezone.now()
+            link.save(update_fields=["revoked_at"])
+            _audit(link.match, actor, "link revoked", before={"link": link.pk, "label": link.label})
+    return link
+
+
+def add_co_organiser(*, match_id: int, username: str, actor: Actor) -> Match:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
+    if user is None:
+        raise ServiceError(_("There is no organiser account called %(name)s.") % {"name": (username or "").strip()[:40]})
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        match.co_organisers.add(user)
+        _audit(match, actor, "co-organiser added", after={"user": user.get_username()})
+    return match
+
+
 # ------------------------------------------------------------------- helpers
 
 
@@ -313,7 +352,7 @@ def _bump(match: Match, update_fields: list[str]) -> None:
 def _audit(match: Match, actor: Actor, action: str, *, hand_number: int | None = None, before: Any = None,
            after: Any = None) -> None:
     AuditEvent.objects.create(
-        match=match, user=actor.user, actor=actor.label, action=action, hand_number=hand_number, before=before,
+        match=match, user=actor.user, link=actor.link, actor=actor.label, action=action, hand_number=hand_number, before=before,
         after=after,
     )
 
@@ -321,6 +360,9 @@ def _audit(match: Match, actor: Actor, action: str, *, hand_number: int | None =
 __all__ = [
     "Actor",
     "HandSaved",
+    "add_co_organiser",
+    "issue_link",
+    "revoke_link",
     "ServiceError",
     "abandon_match",
     "add_player",

@@ -159,6 +159,7 @@ def preview_hand(match: Any, hand: Any) -> dict:
     """Score ``hand`` as the next hand of ``match`` without storing it:
     returns the new hand's row (points, totals, details, why) and the
     match's finished/winners after it. Raises InvalidHand like score_match."""
+    parse_match(match)  # a bad match is reported as such, not as a bad new hand
     extended = {**match, "hands": [*match["hands"], hand]}
     result = run(extended, explain=True)
     return {

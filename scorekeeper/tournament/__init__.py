@@ -1,0 +1,126 @@
+"""Tournaments: pairings, seatings and standings.
+
+Pure Python on purpose (no Django import anywhere in this package): plain
+data in, plain data out, so the rules can be tested and benchmarked alone.
+Player ids can be any hashable values except None, which marks a bye.
+
+Formats
+-------
+
+**Round robin** (two-player games, ``round_robin_rounds``). Everybody meets
+everybody once (twice in a double round robin), scheduled by the circle
+method. With an odd number of players, one player per round has a bye. Seat 1
+(who deals or draws first) is balanced: with an odd field every player has as
+many seat-1 as seat-2 games, with an even field the two differ by one, and in
+a double round robin the second half repeats the first with the seats
+swapped. Seats alternate from round to round, with at most one repeat per
+player in each half.
+
+**Swiss** (two-player games, ``pair_swiss_round``). Each round pairs players
+with the same match points where possible, the top score group first, as a
+minimum-cost matching. In order of importance it avoids: a rematch (never
+while any pairing without one exists); a second bye for the same player; the
+bye going to anyone but the lowest-ranked player who has not had one; pairing
+players with different match points; pairing players far apart in the
+ranking (so the best plays the next best inside a score group, and the
+lowest-ranked player of an odd group is the one who plays a player from the
+next group down). Players with equal points are ranked by their seed (a
+rating or the registration order). The player who has had seat 1 more often
+gets seat 2; with equal counts, seats alternate from the previous round.
+Dropped players are simply not paired any more. Fields of more than 64
+players are paired in blocks of about 32 from the top down, which keeps a
+round of 1,000 players well under a second.
+
+**Oh Hell** (``table_sizes``, ``seat_round``). Every round seats everybody at
+tables of 3 to 7 players; table sizes differ by at most one and their average
+is as close as possible to the preferred size (4 by default; on a tie, the
+fewer, bigger tables). There are never byes, so an Oh Hell event needs at
+least 3 players. The first round is drawn at random; later rounds keep
+players apart who have already sat together, minimising the sum over every
+two players at the same table of (times they met before) squared, so a
+third meeting is avoided harder than a second. The seating is reproducible:
+the same players, history and seed give the same tables and seat order.
+
+Points and tiebreaks
+--------------------
+
+Two-player games (Swiss and round robin): a win earns 2 match points, a draw
+1, a loss 0, and a bye 2 (a bye counts as a win). Players are ranked by:
+
+1. match points;
+2. Buchholz: the sum of the final match points of every opponent played (an
+   opponent met twice counts twice);
+3. score difference: own game score minus the opponent's, summed over the
+   games played;
+4. head-to-head: among the players still tied, the match points they scored
+   against each other, used only if every two of them have met (otherwise it
+   would favour whoever happened to play the others).
+
+Oh Hell: at each table of k players, place p (1 is the highest total score)
+earns k - p placement points: at a table of four, 3, 2, 1 and 0. Players with
+the same total share the places they cover and split those places' points
+evenly (two tied for first at four get (3 + 2) / 2 = 2.5 each, and place 1.5
+each). Match points are the sum of placement points. Players are ranked by:
+
+1. match points;
+2. total game score over all tables;
+3. average place (lower is better).
+
+Players tied on everything share the rank, and the next rank is skipped
+(1, 2, 2, 4).
+
+Byes: a bye gives 2 match points and counts in the byes column, but it is no
+game: it adds nothing to the player's Buchholz (there is no opponent, so it
+is like a virtual opponent with 0 points), nothing to the score difference
+(0 to 0), and plays no part in head-to-head or in games played. The bye
+recipient's own match points, bye included, do count in the Buchholz of
+everyone they played. Oh Hell has no byes.
+
+Drops: a player who drops keeps every result so far and stays in the
+standings, marked as dropped, with their match points and tiebreaks as they
+stand; they are not paired or seated again. Their opponents keep the
+Buchholz they earned from them (the dropped player's final match points),
+their score difference from those games and any head-to-head result. In Oh
+Hell, the placement points, total score and places from their tables stay
+with everybody who sat there.
+"""
+
+from .round_robin import round_robin_rounds
+from .seating import pair_counts, seat_round, seating_cost, table_sizes
+from .standings import (
+    BYE_POINTS,
+    DRAW_POINTS,
+    LOSS_POINTS,
+    OH_HELL_TIEBREAKS,
+    TWO_PLAYER_TIEBREAKS,
+    WIN_POINTS,
+    OhHellRow,
+    TwoPlayerRow,
+    oh_hell_standings,
+    table_places,
+    two_player_standings,
+)
+from .swiss import SwissPairing, SwissPlayer, pair_swiss_round, swiss_players
+
+__all__ = [
+    "BYE_POINTS",
+    "DRAW_POINTS",
+    "LOSS_POINTS",
+    "OH_HELL_TIEBREAKS",
+    "TWO_PLAYER_TIEBREAKS",
+    "WIN_POINTS",
+    "OhHellRow",
+    "SwissPairing",
+    "SwissPlayer",
+    "TwoPlayerRow",
+    "oh_hell_standings",
+    "pair_counts",
+    "pair_swiss_round",
+    "round_robin_rounds",
+    "seat_round",
+    "seating_cost",
+    "swiss_players",
+    "table_places",
+    "table_sizes",
+    "two_player_standings",
+]

@@ -14,17 +14,17 @@ lower tier only ever breaks ties left by the higher ones:
    plays the next best, 1-2, 3-4, and the lowest of an odd group floats).
 
 The matching is ``networkx.max_weight_matching(maxcardinality=True)`` on
-``big - cost`` (negated costs, shifted to stay positive, integers so the
-result is exact). The blossom algorithm in networkx is too slow for a whole
-1,000-player field (seconds to minutes), so big fields are matched in blocks
-of ``block_size`` players top-down; a player who cannot be paired without a
-rematch inside a block floats down into the next one. If the bottom block
-then needs a rematch or a second bye, the tail is re-matched in bigger and
-bigger blocks, ending with the whole field in one matching that may use
-rematches. That last step is exact (it never rematches while a rematch-free
-pairing exists) but slow for big fields; it only happens when the field is
-nearly exhausted. Fields of up to ``block_size`` players are always matched
-in one exact step.
+``big - cost`` (negated costs, shifted to stay positive; integers, so the
+result is exact). Fields of up to ``exact_up_to`` (64) players are matched in
+one step over every pair: that is exact, and it never rematches while a
+rematch-free pairing exists. The blossom algorithm in networkx is far too
+slow for a whole 1,000-player field (seconds even with few edges), so bigger
+fields are matched in blocks of about ``block_size`` (32) players from the
+top down; a player who cannot be paired inside a block without a rematch
+floats down into the next one. The bottom block takes the bye; if it needs
+a rematch or a second bye, a tail of 2, 4, 8... blocks is re-matched, and
+finally the whole field in one exact step (slow for a big field, but only
+reached when the field is nearly exhausted).
 
 Seats: the player with the higher seat balance (seat-1 games minus seat-2
 games) sits second; with equal balance the one who sat first last time sits
@@ -41,7 +41,16 @@ import networkx as nx
 
 from .standings import BYE_POINTS, DRAW_POINTS, LOSS_POINTS, WIN_POINTS, parse_two_player
 
-DEFAULT_BLOCK_SIZE = 48
+# Fields up to EXACT_UP_TO players are matched in one exact step (all
+# pairs considered). Bigger fields go in blocks of BLOCK_SIZE, each player
+# linked to the NEIGHBOURS nearest players below them in rank order whom
+# they have not met (a block that cannot be matched that way is redone with
+# every pair). Measured on 1,000 players after 8 rounds: blocks of 32 with
+# 8 neighbours give the same floats as blocks of 96 in full, in a tenth of
+# the time.
+EXACT_UP_TO = 64
+BLOCK_SIZE = 32
+NEIGHBOURS = 8
 
 
 @dataclass(frozen=True)
@@ -105,7 +114,9 @@ class _Field:
         self.half_points = [round(2 * p.points) for p in self.players]
 
 
-def _solve(f: _Field, members: list[int], with_bye: bool, allow_rematch: bool) -> tuple[list[tuple[int, int]], int | None]:
+def _solve(
+    f: _Field, members: list[int], with_bye: bool, allow_rematch: bool, neighbours: int | None = None
+) -> tuple[list[tuple[int, int]], int | None]:
     """Exact min-cost matching of ``members`` (positions, in rank order).
 
     Returns the pairs (by position) and the position given the bye (or None).
@@ -117,10 +128,15 @@ def _solve(f: _Field, members: list[int], with_bye: bool, allow_rematch: bool) -
     for x, i in enumerate(members):
         met_i = f.met[i]
         hp = f.half_points[i]
+        linked = 0
         for j in members[x + 1 :]:
             rematch = j in met_i
             if rematch and not allow_rematch:
                 continue
+            if neighbours is not None:
+                if linked == neighbours:
+                    break
+                linked += 1
             d = hp - f.half_points[j]
             score = d * d
             rank = (j - i) * (j - i)
@@ -158,56 +174,56 @@ def _solve(f: _Field, members: list[int], with_bye: bool, allow_rematch: bool) -
     return pairs, bye_pos
 
 
-def _is_clean(f: _Field, pairs, bye_pos, members_count: int, with_bye: bool, fresh_bye_exists: bool) -> bool:
+def _is_clean(f: _Field, pairs, bye_pos, members_count: int, fresh_bye_exists: bool) -> bool:
+    """Everyone placed, no rematch, no second bye unless everybody had one."""
     paired = 2 * len(pairs) + (1 if bye_pos is not None else 0)
     if paired != members_count:
         return False
     if any(j in f.met[i] for i, j in pairs):
         return False
-    return not (with_bye and fresh_bye_exists and f.had_bye[bye_pos])
+    return not (bye_pos is not None and fresh_bye_exists and f.had_bye[bye_pos])
 
 
-def _pair_positions(f: _Field, block_size: int) -> tuple[list[tuple[int, int]], int | None]:
+def _pair_positions(f: _Field, exact_up_to: int, block_size: int) -> tuple[list[tuple[int, int]], int | None]:
     n = f.n
     with_bye = n % 2 == 1
     everyone = list(range(n))
-    if n <= block_size:
+    if n <= exact_up_to:
         return _solve(f, everyone, with_bye, allow_rematch=True)
 
-    fresh_bye_exists = not all(f.had_bye)
-    # top-down blocks; blocks[k] = the pairs made in block k
+    # Top-down blocks (each an even number of players), matched without
+    # rematches; whoever is left unmatched floats into the next block.
     blocks: list[list[tuple[int, int]]] = []
     floaters: list[int] = []
     nxt = 0
     while True:
-        take = block_size - len(floaters)
-        take = max(take, 2)
-        if (len(floaters) + take) % 2:
-            take += 1
-        members = floaters + list(range(nxt, min(n, nxt + take)))
-        nxt = min(n, nxt + take)
+        take = max(block_size - len(floaters), 2)
+        take += (len(floaters) + take) % 2
+        members = floaters + everyone[nxt : nxt + take]
+        nxt += take
         if nxt >= n:
-            break
-        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False)
+            break  # the bottom block, with the bye, is matched below
+        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, neighbours=NEIGHBOURS)
+        if 2 * len(pairs) < len(members):  # the sparse graph may be too thin: retry in full
+            pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False)
         blocks.append(pairs)
         done = {x for pair in pairs for x in pair}
         floaters = [i for i in members if i not in done]
 
-    # the bottom block, then bigger and bigger tails if it is not clean
-    depth = 1
+    # The bottom block; if it needs a rematch or a second bye, re-match a
+    # tail of 2, 4, 8... blocks, and finally the whole field (exact).
+    fresh_bye_exists = not all(f.had_bye)
+    undone = 1
     while True:
-        kept = blocks[: len(blocks) - depth + 1] if depth > 1 else blocks
+        kept = blocks[: len(blocks) - undone + 1]
         kept_pairs = [pair for block in kept for pair in block]
-        if depth > 1:
-            done = {x for pair in kept_pairs for x in pair}
-            members = [i for i in everyone if i not in done]
-        whole_field = len(kept) == 0
+        done = {x for pair in kept_pairs for x in pair}
+        members = [i for i in everyone if i not in done]
+        whole_field = not kept
         pairs, bye_pos = _solve(f, members, with_bye, allow_rematch=whole_field)
-        if whole_field or _is_clean(f, pairs, bye_pos, len(members), with_bye, fresh_bye_exists):
+        if whole_field or _is_clean(f, pairs, bye_pos, len(members), fresh_bye_exists):
             return kept_pairs + pairs, bye_pos
-        depth *= 2
-        if depth > len(blocks):
-            depth = len(blocks) + 1
+        undone = min(2 * undone, len(blocks) + 1)
 
 
 def _seat(f: _Field, i: int, j: int, board: int) -> tuple[int, int]:
@@ -228,19 +244,22 @@ def pair_swiss_round(
     players: Sequence[SwissPlayer],
     history: Iterable[tuple[Hashable, Hashable | None]] = (),
     *,
-    block_size: int = DEFAULT_BLOCK_SIZE,
+    exact_up_to: int = EXACT_UP_TO,
+    block_size: int = BLOCK_SIZE,
 ) -> SwissPairing:
     """Pair the next round of the active (not dropped) ``players``.
 
     ``history`` optionally adds past pairings ``(a, b)`` to what the players
     already say (``(a, None)`` is a bye for ``a``); both are merged.
+    ``exact_up_to`` and ``block_size`` trade speed for exactness on big
+    fields (see the module docstring).
     """
     if block_size < 4:
         raise ValueError("block_size must be at least 4")
     f = _Field(players, history)
     if f.n == 0:
         return SwissPairing(pairs=[])
-    pos_pairs, bye_pos = _pair_positions(f, block_size)
+    pos_pairs, bye_pos = _pair_positions(f, exact_up_to, block_size)
 
     pos_pairs.sort(key=lambda pr: (-max(f.half_points[pr[0]], f.half_points[pr[1]]), pr[0]))
     pairs = []

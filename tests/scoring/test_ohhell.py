@@ -588,6 +588,7 @@ def test_check_bidding_bad_match_reports_the_match_error():
 def test_hints_before_the_first_hand():
     assert entry_hints(match(options={"hook": True})) == {
         "cards": 1,
+        "hands_total": 13,
         "trumps": True,
         "max_bid": 1,
         "tricks_total": 1,

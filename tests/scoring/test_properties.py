@@ -123,7 +123,9 @@ def test_spades_nothing_after_the_end(hands, extra):
         return
     played = hands[: len(rows)]
     try:
-        score_match({"game": "spades", "players": ["Ann", "Bob"], "options": {"target": 100}, "hands": [*played, extra]})
+        score_match(
+            {"game": "spades", "players": ["Ann", "Bob"], "options": {"target": 100}, "hands": [*played, extra]}
+        )
     except InvalidHand as error:
         assert error.hand_index == len(played)
     else:
@@ -208,7 +210,10 @@ def test_ohhell_tricks_must_add_up_to_the_cards(case):
 def test_ohhell_whole_game(n, schedule, data):
     cards = ohhell_cards(n, schedule)
     hands = [
-        {"bids": data.draw(st.lists(st.integers(0, c), min_size=n, max_size=n)), "tricks": data.draw(tricks_summing_to(n, c))}
+        {
+            "bids": data.draw(st.lists(st.integers(0, c), min_size=n, max_size=n)),
+            "tricks": data.draw(tricks_summing_to(n, c)),
+        }
         for c in cards
     ]
     result = score_match({"game": "ohhell", "players": names(n), "options": {"schedule": schedule}, "hands": hands})
@@ -459,13 +464,12 @@ def test_junk_raises_only_invalid_hand(match, bidding):
         assert check_bidding(match, bidding) is None
     except InvalidHand as error:
         assert error.hand_index is None or 0 <= error.hand_index <= len(match["hands"])
-    if isinstance(match, dict) and type(match.get("hands")) is list:
-        try:
-            preview = preview_hand(match, bidding)
-        except InvalidHand as error:
-            assert error.hand_index is None or 0 <= error.hand_index <= len(match["hands"])
-        else:
-            round_trips(preview)
+    try:
+        preview = preview_hand(match, bidding)
+    except InvalidHand as error:
+        assert error.hand_index is None or 0 <= error.hand_index <= len(match["hands"])
+    else:
+        round_trips(preview)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

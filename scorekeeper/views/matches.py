@@ -6,18 +6,22 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from . import selectors, services
-from .forms import parse_hand, parse_options, parse_positive_int
-from .models import Match, Player
-from .scoring import GAMES, InvalidHand, entry_hints, game_specs, get_game, preview_hand
-from .services import Actor, ServiceError
+from .. import selectors, services
+from ..access import is_organiser_of, organiser_required, scorer, scorer_required
+from ..forms import parse_hand, parse_options, parse_positive_int
+from ..models import Match, Player
+from ..scoring import GAMES, InvalidHand, entry_hints, game_specs, get_game, preview_hand
+from ..services import Actor, ServiceError
+from .access import needs_setup
 
 UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
 CONFLICT = 409  # someone else changed the match first
@@ -28,12 +32,15 @@ CONFLICT = 409  # someone else changed the match first
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    if needs_setup():
+        return redirect("setup")
     return render(request, "home.html", {"lists": selectors.matches_for_home(), "specs": {s.id: s for s in game_specs()}})
 
 
 # ------------------------------------------------------------------- players
 
 
+@login_required
 @require_http_methods(["GET", "POST"])
 def players(request: HttpRequest) -> HttpResponse:
     error, status = None, 200
@@ -49,6 +56,7 @@ def players(request: HttpRequest) -> HttpResponse:
     return render(request, "players.html", context, status=status)
 
 
+@login_required
 @require_http_methods(["GET", "POST"])
 def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
@@ -66,6 +74,7 @@ def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ new match
 
 
+@login_required
 @require_http_methods(["GET", "POST"])
 def new_match(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
@@ -114,7 +123,8 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @vary_on_headers("HX-Request")
-def save_bids(request: HttpRequest, match_id: int) -> HttpResponse:
+@scorer_required
+def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
     sheet = selectors.score_sheet(match_id)
     parsed = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
     if not parsed.ok:
@@ -124,7 +134,7 @@ def save_bids(request: HttpRequest, match_id: int) -> HttpResponse:
             match_id=match_id,
             bidding=parsed.values,
             expected_number=parse_positive_int(request.POST.get("number")),
-            actor=Actor.for_request(request),
+            actor=actor,
         )
     except ServiceError as e:
         return _render_sheet(request, match_id, error=e.message, status=_status_for(e))
@@ -133,7 +143,8 @@ def save_bids(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @vary_on_headers("HX-Request")
-def record_hand(request: HttpRequest, match_id: int) -> HttpResponse:
+@scorer_required
+def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
     sheet = selectors.score_sheet(match_id)
     parsed = parse_hand(sheet.spec, request.POST, sheet.names)
     if not parsed.ok:
@@ -144,7 +155,7 @@ def record_hand(request: HttpRequest, match_id: int) -> HttpResponse:
             entry=parsed.values,
             client_key=(request.POST.get("client_key") or "")[:64] or None,
             expected_number=parse_positive_int(request.POST.get("number")),
-            actor=Actor.for_request(request),
+            actor=actor,
         )
     except ServiceError as e:
         return _render_sheet(request, match_id, error=e.message, status=_status_for(e))
@@ -154,7 +165,8 @@ def record_hand(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_POST
-def preview(request: HttpRequest, match_id: int) -> HttpResponse:
+@scorer_required
+def preview(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
     """What the hand being entered would score, and why (htmx fragment)."""
     sheet = selectors.score_sheet(match_id)
     context = {"sheet": sheet, "names": sheet.names}
@@ -175,7 +187,7 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
             context["problem"] = str(e)
     elif sheet.spec.has_bidding and bidding.ok:
         try:
-            from .scoring import check_bidding
+            from ..scoring import check_bidding
 
             check_bidding(sheet.engine_input, bidding.values)
         except InvalidHand as e:
@@ -202,8 +214,8 @@ def _tricks_entered(tricks) -> int | None:
 
 
 @require_http_methods(["GET", "POST"])
-@vary_on_headers("HX-Request")
-def edit_hand(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+@scorer_required
+def edit_hand(request: HttpRequest, match_id: int, number: int, actor: Actor) -> HttpResponse:
     sheet = selectors.score_sheet(match_id)
     if not 1 <= number <= len(sheet.rows):
         raise Http404("No such hand")
@@ -231,7 +243,7 @@ def edit_hand(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             number=number,
             entry=parsed.values,
             expected_version=parse_positive_int(request.POST.get("version")),
-            actor=Actor.for_request(request),
+            actor=actor,
         )
     except ServiceError as e:
         if e.code == "conflict":
@@ -244,7 +256,8 @@ def edit_hand(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def undo_hand(request: HttpRequest, match_id: int) -> HttpResponse:
+@scorer_required
+def undo_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
     sheet = selectors.score_sheet(match_id)
     if not sheet.rows:
         messages.info(request, _("There is no hand to undo."))
@@ -255,7 +268,7 @@ def undo_hand(request: HttpRequest, match_id: int) -> HttpResponse:
         services.undo_last_hand(
             match_id=match_id,
             expected_version=parse_positive_int(request.POST.get("version")),
-            actor=Actor.for_request(request),
+            actor=actor,
         )
     except ServiceError as e:
         messages.error(request, e.message)
@@ -265,22 +278,35 @@ def undo_hand(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_POST
-def match_action(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
-    get_object_or_404(Match, pk=match_id)
-    actor = Actor.for_request(request)
+@scorer_required
+def clear_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
     try:
-        if action == "abandon":
-            services.abandon_match(match_id=match_id, actor=actor)
-            messages.info(request, _("Match abandoned. You can reopen it from its page."))
-        elif action == "reopen":
-            services.reopen_match(match_id=match_id, actor=actor)
-        elif action == "clear-bids":
-            services.clear_bidding(match_id=match_id, actor=actor)
-        elif action == "again":
+        services.clear_bidding(match_id=match_id, actor=actor)
+    except ServiceError as e:
+        messages.error(request, e.message)
+    return _redirect(request, reverse("match", args=[match_id]))
+
+
+MATCH_ACTIONS = {
+    "abandon": (services.abandon_match, gettext_lazy("Match abandoned. You can reopen it from its page.")),
+    "reopen": (services.reopen_match, None),
+}
+
+
+@require_POST
+@organiser_required
+def match_action(request: HttpRequest, match_id: int, action: str, actor: Actor) -> HttpResponse:
+    """Organiser-only changes of a match: abandon, reopen, play again."""
+    try:
+        if action == "again":
             new = services.play_again(match_id=match_id, actor=actor)
             return _redirect(request, new.get_absolute_url())
-        else:
+        if action not in MATCH_ACTIONS:
             raise Http404("Unknown action")
+        service, message = MATCH_ACTIONS[action]
+        service(match_id=match_id, actor=actor)
+        if message:
+            messages.info(request, message)
     except ServiceError as e:
         messages.error(request, e.message)
     return _redirect(request, reverse("match", args=[match_id]))
@@ -336,6 +362,7 @@ def _as_input(value) -> str:
 def _render_sheet(request, match_id, *, errors=None, error=None, notice=None, new_hand=None, status=200):
     sheet = selectors.score_sheet(match_id)
     values = _values_from_entry(sheet, sheet.pending)
+    can_score = scorer(request, sheet.match) is not None
     if errors or error:
         values.update({k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"})
     context = {
@@ -347,6 +374,8 @@ def _render_sheet(request, match_id, *, errors=None, error=None, notice=None, ne
         "new_hand": new_hand,
         "client_key": uuid.uuid4().hex,
         "hints": sheet.hints,
+        "can_score": can_score,
+        "is_organiser": is_organiser_of(request.user, sheet.match),
         **_choice_context(sheet),
         "entry_template": f"games/{sheet.match.game}/entry.html",
         "row_template": f"games/{sheet.match.game}/row.html",

@@ -1,0 +1,154 @@
+"""Shared fixtures for the app tests (models, services, views).
+
+Matches are always built through scorekeeper.services, the way the app
+builds them, so the cached totals and versions are real. Every expected
+score in the tests is worked out from /work/shared/RULES.md, never copied
+from the engine's output.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.db import connection
+
+from scorekeeper import services
+from scorekeeper.models import AuditEvent, Hand, Match
+
+ON_SQLITE = connection.vendor == "sqlite"
+ON_POSTGRES = connection.vendor == "postgresql"
+
+DEFAULT_NAMES = {
+    "spades": ["Ann", "Bob"],
+    "drawbridge": ["Ann", "Bob"],
+    "sixtysix": ["Ann", "Bob"],
+    "ohhell": ["Ann", "Bob", "Cat", "Dan"],
+}
+
+
+# ------------------------------------------------------------ hand builders
+
+
+def spades_hand(bids, tricks) -> dict:
+    return {"bids": list(bids), "tricks": list(tricks)}
+
+
+ohhell_hand = spades_hand
+
+
+def contract(declarer, level, strain, tricks, double=None) -> dict:
+    entry = {"declarer": declarer, "level": level, "strain": strain, "tricks": tricks}
+    if double is not None:
+        entry["double"] = double
+    return entry
+
+
+PASSED_OUT = {"passed_out": True}
+
+
+def deal(end, player, points, took=True, at_close=None, claimed=None) -> dict:
+    entry = {"end": end, "player": player, "points": list(points), "opponent_took_trick": took}
+    if at_close is not None:
+        entry["opponent_trick_at_close"] = at_close
+    if claimed is not None:
+        entry["opponent_claimed"] = claimed
+    return entry
+
+
+# RULES.md worked examples, as entered at the table.
+S1 = [spades_hand([7, 4], [8, 5])]
+S2 = [spades_hand([0, 5], [0, 13]), spades_hand(["blind_nil", 9], [1, 12])]
+S3 = [
+    spades_hand([4, 5], [7, 6]),
+    spades_hand([3, 6], [6, 7]),
+    spades_hand([4, 4], [9, 4]),
+    spades_hand([6, 7], [4, 9]),
+]
+S4 = [spades_hand([5, 5], [7, 6]), spades_hand([5, 5], [6, 7]), spades_hand([4, 6], [5, 8])]
+D1 = contract(0, 3, "NT", 9)
+D2 = contract(1, 4, "S", 11, "double")
+D3 = contract(0, 2, "H", 7, "redouble")
+D4 = [PASSED_OUT, contract(1, 1, "C", 8)]
+D5 = contract(0, 6, "NT", 12, "double")
+X1 = deal("out", 0, [71, 38], True)
+X2 = deal("out", 1, [25, 66], True)
+X3 = deal("out", 0, [82, 0], False)
+X4 = deal("out", 0, [58, 40], True)
+X5 = deal("closed", 1, [34, 51], True, at_close=False)
+X6 = [deal("played_out", 0, [75, 55], True), deal("played_out", 1, [65, 65], True)]
+O1 = ohhell_hand([0, 1, 0, 0], [0, 1, 0, 0])
+O3 = [ohhell_hand([0, 0, 1, 0], [0, 1, 0, 0]), ohhell_hand([2, 0, 0, 1], [1, 0, 0, 1])]
+O5_PLAYERS = ["A", "B", "C", "D", "E", "F", "G"]
+O5 = [
+    ohhell_hand([0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 1]),
+    ohhell_hand([1, 0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0]),
+    ohhell_hand([0, 1, 0, 1, 0, 0, 0], [0, 1, 0, 1, 0, 1, 0]),
+    ohhell_hand([1, 1, 1, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0, 1]),
+    ohhell_hand([2, 0, 1, 1, 0, 0, 1], [2, 0, 1, 1, 0, 0, 1]),
+    ohhell_hand([1, 1, 1, 1, 1, 0, 1], [1, 1, 1, 1, 1, 0, 1]),
+    ohhell_hand([2, 1, 1, 1, 1, 0, 1], [1, 2, 1, 1, 1, 0, 1]),
+]
+
+
+# ----------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+def make_match(db):
+    """make_match(game, names=None, options=None, hands=(), owner=None) -> a
+    fresh Match started (owned by ``owner``) and played through the services."""
+
+    def _make(game: str = "spades", names=None, options=None, hands=(), owner=None) -> Match:
+        actor = services.Actor(label=f"organiser {owner.get_username()}", user=owner) if owner else services.SYSTEM
+        match = services.start_match(
+            game=game, player_names=list(names or DEFAULT_NAMES[game]), options=options, actor=actor
+        )
+        for entry in hands:
+            services.record_hand(match_id=match.pk, entry=entry)
+        match.refresh_from_db()
+        return match
+
+    return _make
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def entries(match: Match) -> list[dict]:
+    return list(Hand.objects.filter(match=match).order_by("number").values_list("entry", flat=True))
+
+
+def snapshot(match: Match) -> dict:
+    """Everything a write could change, to show that a refused write changed nothing."""
+    match = Match.objects.get(pk=match.pk)
+    return {
+        "entries": entries(match),
+        "numbers": list(Hand.objects.filter(match=match).order_by("number").values_list("number", flat=True)),
+        "totals": match.totals,
+        "winners": match.winners,
+        "status": match.status,
+        "hands_played": match.hands_played,
+        "version": match.version,
+        "pending": match.pending_bidding,
+        "audit_events": AuditEvent.objects.filter(match=match).count(),
+    }
+
+
+def text_of(response) -> str:
+    """The response body with HTML entities decoded (messages contain quotes)."""
+    return html.unescape(response.content.decode())
+
+
+def selected_option(page: str, name: str) -> str | None:
+    """The value of the selected <option> of the <select name=...>, or None."""
+    found = re.search(rf'<select[^>]*\bname="{re.escape(name)}"[^>]*>(.*?)</select>', page, re.S)
+    assert found, f"no <select name={name!r}> on the page"
+    chosen = re.search(r'<option value="([^"]*)"\s+selected', found.group(1))
+    return chosen.group(1) if chosen else None
+
+
+def checked_radio(page: str, name: str) -> str | None:
+    found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)"\s+checked', page)
+    return found.group(1) if found else None
