@@ -7,6 +7,7 @@ ALLOWED_HOSTS comma-separated (default: localhost names)
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -28,7 +29,9 @@ if not SECRET_KEY:
         raise RuntimeError("Set SECRET_KEY when DEBUG is off.")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
+ALLOWED_HOSTS = [
+    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
+]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
 INSTALLED_APPS = [
@@ -109,6 +112,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": SQLITE_INIT,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0 if DEBUG else DATABASES["default"]["CONN_MAX_AGE"]
+    # Tests use a real file, not the shared in-memory database: that one has
+    # table locks that ignore the busy timeout, which real servers never see.
+    # One file per test process, so parallel runs never share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -44,12 +44,21 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
             values = []
             for seat, name in enumerate(players):
                 what = f"{name}: {spec_field.label.lower()}"
-                values.append(_parse_value(spec_field, data.get(input_name(spec_field, seat)), what, parsed,
-                                           input_name(spec_field, seat), players))
+                values.append(
+                    _parse_value(
+                        spec_field,
+                        data.get(input_name(spec_field, seat)),
+                        what,
+                        parsed,
+                        input_name(spec_field, seat),
+                        players,
+                    )
+                )
             parsed.values[spec_field.name] = values
         else:
-            value = _parse_value(spec_field, data.get(spec_field.name), spec_field.label, parsed, spec_field.name,
-                                 players)
+            value = _parse_value(
+                spec_field, data.get(spec_field.name), spec_field.label, parsed, spec_field.name, players
+            )
             if value is None:
                 continue
             if spec_field.omit_if_false and value is False:

@@ -16,7 +16,7 @@ NAME_MAX_LENGTH = 40
 
 
 def name_key(name: str) -> str:
-    """"Ann" and "ann" (and "Émile" and "émile") at one club are one person.
+    """ "Ann" and "ann" (and "Émile" and "émile") at one club are one person.
     Folded in Python: SQLite's LOWER() only folds ASCII."""
     return " ".join(name.split()).casefold()
 
@@ -60,7 +60,12 @@ class Match(models.Model):
     )
     co_organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_matches")
     previous = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", help_text="Played again from"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematches",
+        help_text="Played again from",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
@@ -200,7 +205,9 @@ class Tournament(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
-    co_organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_tournaments")
+    co_organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_tournaments"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -7,6 +7,15 @@ import segno
 
 def qr_svg(url: str, scale: int = 4) -> str:
     buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True,
-                                    title="QR code of the scoring link", dark="#000", light="#fff")
+    segno.make(url, error="m").save(
+        buffer,
+        kind="svg",
+        scale=scale,
+        border=2,
+        xmldecl=False,
+        svgns=True,
+        title="QR code of the scoring link",
+        dark="#000",
+        light="#fff",
+    )
     return buffer.getvalue().decode()

@@ -94,8 +94,9 @@ def rename_player(*, player_id: int, name: str) -> Player:
 # ------------------------------------------------------------------- matches
 
 
-def start_match(*, game: str, player_names: list[str], options: dict | None, actor: Actor = SYSTEM,
-                previous: Match | None = None) -> Match:
+def start_match(
+    *, game: str, player_names: list[str], options: dict | None, actor: Actor = SYSTEM, previous: Match | None = None
+) -> Match:
     """Create a match with players in seat order (seat 1 deals/draws first)."""
     if game not in GAMES:
         raise ServiceError(_("Choose one of the games."))
@@ -165,8 +166,14 @@ class HandSaved:
     created: bool  # False: this submission was already saved before
 
 
-def record_hand(*, match_id: int, entry: dict, client_key: str | None = None, expected_number: int | None = None,
-                actor: Actor = SYSTEM) -> HandSaved:
+def record_hand(
+    *,
+    match_id: int,
+    entry: dict,
+    client_key: str | None = None,
+    expected_number: int | None = None,
+    actor: Actor = SYSTEM,
+) -> HandSaved:
     """Add the next completed hand. A repeated ``client_key`` returns the
     hand saved the first time and writes nothing. ``expected_number`` is the
     hand number the form was showing: if another device saved that hand
@@ -187,8 +194,15 @@ def record_hand(*, match_id: int, entry: dict, client_key: str | None = None, ex
     return HandSaved(match, hand, created=True)
 
 
-def edit_hand(*, match_id: int, number: int, entry: dict, expected_version: int | None, actor: Actor = SYSTEM,
-              action: str = "hand edited") -> Match:
+def edit_hand(
+    *,
+    match_id: int,
+    number: int,
+    entry: dict,
+    expected_version: int | None,
+    actor: Actor = SYSTEM,
+    action: str = "hand edited",
+) -> Match:
     """Replace a past hand and re-score every hand after it. Refused if the
     match changed since the editor loaded it, or if a later hand becomes
     illegal (the engine's message names it)."""
@@ -278,7 +292,9 @@ def add_co_organiser(*, match_id: int, username: str, actor: Actor) -> Match:
 
     user = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
     if user is None:
-        raise ServiceError(_("There is no organiser account called %(name)s.") % {"name": (username or "").strip()[:40]})
+        raise ServiceError(
+            _("There is no organiser account called %(name)s.") % {"name": (username or "").strip()[:40]}
+        )
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         match.co_organisers.add(user)
@@ -349,10 +365,17 @@ def _bump(match: Match, update_fields: list[str]) -> None:
     match.save(update_fields=[*update_fields, "version", "updated_at"])
 
 
-def _audit(match: Match, actor: Actor, action: str, *, hand_number: int | None = None, before: Any = None,
-           after: Any = None) -> None:
+def _audit(
+    match: Match, actor: Actor, action: str, *, hand_number: int | None = None, before: Any = None, after: Any = None
+) -> None:
     AuditEvent.objects.create(
-        match=match, user=actor.user, link=actor.link, actor=actor.label, action=action, hand_number=hand_number, before=before,
+        match=match,
+        user=actor.user,
+        link=actor.link,
+        actor=actor.label,
+        action=action,
+        hand_number=hand_number,
+        before=before,
         after=after,
     )
 

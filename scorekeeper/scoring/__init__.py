@@ -1,6 +1,6 @@
 """Scorekeeper's rules engine (RULES.md): pure Python, no Django.
 
-    from scorekeeper.scoring import score_match, check_bidding, InvalidHand
+from scorekeeper.scoring import score_match, check_bidding, InvalidHand
 """
 
 from __future__ import annotations

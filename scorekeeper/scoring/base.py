@@ -56,6 +56,9 @@ def describe(value: Any) -> str:
 
 def check_keys(data: dict, required: set[str], optional: set[str] = frozenset(), what: str = "the hand") -> None:
     """Closed dicts: report a missing required key first, then an unknown one."""
+    keys = data.keys()
+    if keys == required or (optional and required <= keys and keys <= required | optional):
+        return  # the usual case, checked without building any message
     missing = sorted(required - data.keys())
     if missing:
         raise HandError(f"{what} needs {_names(missing)}")
@@ -70,7 +73,7 @@ def _names(keys: list) -> str:
 
 def check_int(value: Any, lo: int, hi: int | None, what: str) -> int:
     """An int in lo..hi (hi None = no upper limit), or a HandError naming ``what``."""
-    if not is_int(value) or value < lo or (hi is not None and value > hi):
+    if type(value) is not int or value < lo or (hi is not None and value > hi):
         if hi is None:
             raise HandError(f"{what} must be a whole number of {lo} or more, got {describe(value)}")
         raise HandError(f"{what} must be {lo} to {hi}, got {describe(value)}")

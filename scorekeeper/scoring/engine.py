@@ -124,7 +124,7 @@ def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
         finished = game.is_over(state, totals, k + 1)
     result = {
         "hands": scored,
-        "totals": totals,
+        "totals": list(totals),  # a copy: callers may change it without touching the last hand
         "finished": finished,
         "winners": game.winners(state, totals) if finished else [],
         "next_hand": None if finished else game.next_hand(state, len(hands)),

@@ -51,7 +51,9 @@ SPEC = GameSpec(
             maximum=TRICKS,
             choices=((0, "Nil"), (BLIND_NIL, "Blind Nil")),
         ),
-        Field("tricks", "int", "Tricks", "Tricks taken; the two add up to 13.", per_player=True, minimum=0, maximum=TRICKS),
+        Field(
+            "tricks", "int", "Tricks", "Tricks taken; the two add up to 13.", per_player=True, minimum=0, maximum=TRICKS
+        ),
     ),
     detail_keys=("bags", "bag_penalty"),
     has_bidding=True,
@@ -113,7 +115,7 @@ class Spades(Game):
                 bags -= BAG_LIMIT
                 penalty += BAG_PENALTY
             if penalty:
-                reason += f"; {BAG_LIMIT} bags reached: {penalty}"
+                reason += f"; {BAG_LIMIT * penalty // BAG_PENALTY} bags reached: {penalty}"
             state.bags[i] = bags
             points.append(score + penalty)
             penalties.append(penalty)
@@ -127,9 +129,14 @@ class Spades(Game):
             label = "Blind Nil" if bid == BLIND_NIL else "Nil"
             if taken == 0:
                 return value, 0, f"{label} made: +{value}"
+            tricks = f"{taken} trick{'s' if taken != 1 else ''}"
             if state.options["failed_nil_bags"]:
-                return -value + taken, taken, f"{label} failed ({taken} tricks): -{value} + {taken} bags"
-            return -value, 0, f"{label} failed ({taken} tricks): -{value}"
+                return (
+                    -value + taken,
+                    taken,
+                    f"{label} failed ({tricks}): -{value} + {taken} bag{'s' if taken != 1 else ''}",
+                )
+            return -value, 0, f"{label} failed ({tricks}): -{value}"
         if taken >= bid:
             over = taken - bid
             extra = f" + {over} bag{'s' if over != 1 else ''}" if over else ""
@@ -145,7 +152,12 @@ class Spades(Game):
 
     def hints(self, state, k, bidding):
         first = (k + 1) % 2
-        return {"max_bid": TRICKS, "tricks_total": TRICKS, "bags": list(state.bags), "bidding_order": [first, 1 - first]}
+        return {
+            "max_bid": TRICKS,
+            "tricks_total": TRICKS,
+            "bags": list(state.bags),
+            "bidding_order": [first, 1 - first],
+        }
 
 
 GAME = Spades()

@@ -5,8 +5,13 @@ from django.utils.translation import gettext as _
 
 register = template.Library()
 
-SUITS = {"C": ("♣", _("clubs")), "D": ("♦", _("diamonds")), "H": ("♥", _("hearts")), "S": ("♠", _("spades")),
-         "NT": ("NT", _("no trump"))}
+SUITS = {
+    "C": ("♣", _("clubs")),
+    "D": ("♦", _("diamonds")),
+    "H": ("♥", _("hearts")),
+    "S": ("♠", _("spades")),
+    "NT": ("NT", _("no trump")),
+}
 
 
 @register.filter

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 WIN_POINTS = 2
 DRAW_POINTS = 1
@@ -66,8 +65,9 @@ class OhHellRow:
 # ------------------------------------------------------------------ parsing
 
 
-@dataclass(frozen=True, slots=True)
-class TwoPlayerGame:
+class TwoPlayerGame(NamedTuple):
+    """One checked game (a tuple: cheap to build thousands of)."""
+
     round: Any
     a: Hashable  # seat 1
     b: Hashable  # seat 2
@@ -86,24 +86,26 @@ class TwoPlayerData:
     dropped: dict[Hashable, Any]  # player -> round of the drop (None if not given)
 
 
-def _need(item: Any, keys: tuple[str, ...], what: str) -> None:
-    if not isinstance(item, Mapping):
-        raise ValueError(f"{what} must be a dict, got {item!r}")
-    for key in keys:
-        if key not in item:
-            raise ValueError(f'{what} needs "{key}": {dict(item)!r}')
+def _fields(item: Any, keys: tuple[str, ...], what: str) -> list:
+    """The values of ``keys`` in ``item``, or a plain error."""
+    try:
+        return [item[key] for key in keys]
+    except (KeyError, TypeError, IndexError):
+        if not isinstance(item, Mapping):
+            raise ValueError(f"{what} must be a dict, got {item!r}") from None
+        missing = next(key for key in keys if key not in item)
+        raise ValueError(f'{what} needs "{missing}": {dict(item)!r}') from None
 
 
-class _RoundCheck:
+def _check_once_per_round(per_round: dict[Any, list]) -> None:
     """Each player at most once per round, whatever the format."""
-
-    def __init__(self) -> None:
-        self.seen: set[tuple[Any, Hashable]] = set()
-
-    def add(self, rnd: Any, pid: Hashable) -> None:
-        if (rnd, pid) in self.seen:
-            raise ValueError(f"Round {rnd}: player {pid!r} appears more than once")
-        self.seen.add((rnd, pid))
+    for rnd, ids in per_round.items():
+        if len(set(ids)) != len(ids):
+            seen: set = set()
+            for pid in ids:
+                if pid in seen:
+                    raise ValueError(f"Round {rnd}: player {pid!r} appears more than once")
+                seen.add(pid)
 
 
 def _parse_drops(drops: Iterable) -> dict[Hashable, Any]:
@@ -111,8 +113,8 @@ def _parse_drops(drops: Iterable) -> dict[Hashable, Any]:
     dropped: dict[Hashable, Any] = {}
     for item in drops:
         if isinstance(item, Mapping):
-            _need(item, ("player",), "A drop")
-            dropped[item["player"]] = item.get("round")
+            (pid,) = _fields(item, ("player",), "A drop")
+            dropped[pid] = item.get("round")
         else:
             dropped[item] = None
     return dropped
@@ -126,29 +128,30 @@ def parse_two_player(
 ) -> TwoPlayerData:
     """Check the input of a two-player event (also used by the Swiss pairing)."""
     order: dict[Hashable, None] = dict.fromkeys(players) if players is not None else {}
-    check = _RoundCheck()
+    per_round: dict[Any, list] = {}
     games = []
     for item in results:
-        _need(item, ("round", "a", "b", "winner"), "A result")
-        rnd, a, b, winner = item["round"], item["a"], item["b"], item["winner"]
+        rnd, a, b, winner = _fields(item, ("round", "a", "b", "winner"), "A result")
         if a is None or b is None:
             raise ValueError(f"Round {rnd}: a game needs two players; record a bye as a bye")
         if a == b:
             raise ValueError(f"Round {rnd}: player {a!r} cannot play themselves")
         if winner is not None and winner != a and winner != b:
             raise ValueError(f"Round {rnd}: the winner {winner!r} did not play in the game {a!r} v {b!r}")
-        check.add(rnd, a)
-        check.add(rnd, b)
+        in_round = per_round.get(rnd)
+        if in_round is None:
+            in_round = per_round[rnd] = []
+        in_round += (a, b)
         order.setdefault(a)
         order.setdefault(b)
-        games.append(TwoPlayerGame(rnd, a, b, item.get("score_a", 0) or 0, item.get("score_b", 0) or 0, winner))
+        games.append(TwoPlayerGame(rnd, a, b, item.get("score_a") or 0, item.get("score_b") or 0, winner))
     bye_list = []
     for item in byes:
-        _need(item, ("round", "player"), "A bye")
-        rnd, pid = item["round"], item["player"]
-        check.add(rnd, pid)
+        rnd, pid = _fields(item, ("round", "player"), "A bye")
+        per_round.setdefault(rnd, []).append(pid)
         order.setdefault(pid)
         bye_list.append((rnd, pid))
+    _check_once_per_round(per_round)
     dropped = _parse_drops(drops)
     for pid in dropped:
         order.setdefault(pid)
@@ -189,28 +192,30 @@ def two_player_standings(
     bye_count = [0] * n
     diff = [0] * n
     opponents: list[list[int]] = [[] for _ in range(n)]
-    # games between two players: list of winner indexes (None = draw)
-    meetings: dict[tuple[int, int], list[int | None]] = {}
+    earned: list[list[int]] = [[] for _ in range(n)]  # match points per game, beside opponents
 
-    for g in data.games:
-        a, b = index[g.a], index[g.b]
+    for _, ga, gb, score_a, score_b, winner in data.games:
+        a, b = index[ga], index[gb]
         opponents[a].append(b)
         opponents[b].append(a)
-        diff[a] += g.score_a - g.score_b
-        diff[b] += g.score_b - g.score_a
-        if g.winner is None:
-            points[a] += DRAW_POINTS
-            points[b] += DRAW_POINTS
+        diff[a] += score_a - score_b
+        diff[b] += score_b - score_a
+        if winner is None:
+            pa = pb = DRAW_POINTS
             draws[a] += 1
             draws[b] += 1
-            w = None
+        elif winner == ga:
+            pa, pb = WIN_POINTS, LOSS_POINTS
+            wins[a] += 1
+            losses[b] += 1
         else:
-            w, lo = (a, b) if g.winner == g.a else (b, a)
-            points[w] += WIN_POINTS
-            points[lo] += LOSS_POINTS
-            wins[w] += 1
-            losses[lo] += 1
-        meetings.setdefault((min(a, b), max(a, b)), []).append(w)
+            pa, pb = LOSS_POINTS, WIN_POINTS
+            wins[b] += 1
+            losses[a] += 1
+        points[a] += pa
+        points[b] += pb
+        earned[a].append(pa)
+        earned[b].append(pb)
     for _, pid in data.byes:
         k = index[pid]
         points[k] += BYE_POINTS
@@ -225,7 +230,7 @@ def two_player_standings(
     h2h: list[int | None] = [None] * n
     for members in groups.values():
         if len(members) > 1:
-            mini = _mini_table(members, meetings)
+            mini = _mini_table(members, opponents, earned)
             if mini is not None:
                 for k, value in zip(members, mini, strict=True):
                     h2h[k] = value
@@ -250,23 +255,23 @@ def two_player_standings(
     ]
 
 
-def _mini_table(members: list[int], meetings: dict[tuple[int, int], list[int | None]]) -> list[int] | None:
+def _mini_table(members: list[int], opponents: list[list[int]], earned: list[list[int]]) -> list[int] | None:
     """Match points among the tied players only, or None unless every two of
     them have met (otherwise the mini-table would favour whoever happened to
     play the others)."""
-    mini = dict.fromkeys(members, 0)
-    for x, a in enumerate(members):
-        for b in members[x + 1 :]:
-            games = meetings.get((min(a, b), max(a, b)))
-            if not games:
-                return None
-            for w in games:
-                if w is None:
-                    mini[a] += DRAW_POINTS
-                    mini[b] += DRAW_POINTS
-                else:
-                    mini[w] += WIN_POINTS
-    return [mini[k] for k in members]
+    group = set(members)
+    mini = []
+    for k in members:
+        met = set()
+        total = 0
+        for opp, pts in zip(opponents[k], earned[k], strict=True):
+            if opp in group:
+                met.add(opp)
+                total += pts
+        if len(met) != len(group) - 1:
+            return None
+        mini.append(total)
+    return mini
 
 
 # ------------------------------------------------------------------ Oh Hell
@@ -286,7 +291,7 @@ def _table_places_x2(totals: list[float]) -> list[tuple[int, int]]:
     """``table_places`` in half units: the mean of consecutive places is
     always a multiple of 1/2, so integers keep the sums exact and fast."""
     k = len(totals)
-    by_total = sorted(range(k), key=lambda i: -totals[i])
+    by_total = sorted(range(k), key=totals.__getitem__, reverse=True)
     out = [(0, 0)] * k
     start = 0
     while start < k:
@@ -312,20 +317,21 @@ def oh_hell_standings(
     players (also the display order of ties).
     """
     order: dict[Hashable, None] = dict.fromkeys(players) if players is not None else {}
-    check = _RoundCheck()
+    per_round: dict[Any, list] = {}
     tables = []
     for item in results:
-        _need(item, ("round", "players", "totals"), "A table result")
-        rnd, ids, totals = item["round"], list(item["players"]), list(item["totals"])
-        where = f"Round {rnd}, table {item.get('table', '?')}"
-        if len(ids) != len(totals):
-            raise ValueError(f"{where}: {len(ids)} players but {len(totals)} totals")
-        if len(ids) < 2:
+        rnd, ids, totals = _fields(item, ("round", "players", "totals"), "A table result")
+        ids, totals = list(ids), list(totals)
+        if len(ids) != len(totals) or len(ids) < 2:
+            where = f"Round {rnd}, table {item.get('table', '?')}"
+            if len(ids) != len(totals):
+                raise ValueError(f"{where}: {len(ids)} players but {len(totals)} totals")
             raise ValueError(f"{where}: a table needs at least 2 players, got {len(ids)}")
+        per_round.setdefault(rnd, []).extend(ids)
         for pid in ids:
-            check.add(rnd, pid)
             order.setdefault(pid)
         tables.append((ids, totals))
+    _check_once_per_round(per_round)
     dropped = _parse_drops(drops)
     for pid in dropped:
         order.setdefault(pid)
@@ -345,21 +351,20 @@ def oh_hell_standings(
             place2_sum[k] += place2
             games[k] += 1
 
-    # exact averages for the comparison; players without a table sort last
-    avg = [Fraction(place2_sum[k], 2 * games[k]) if games[k] else None for k in range(n)]
-    no_games = Fraction(10**9)
+    # Average places are small fractions: equal ones divide to the same float
+    # and different ones are far apart, so floats compare them exactly.
+    avg = [place2_sum[k] / (2 * games[k]) if games[k] else None for k in range(n)]
+    no_games = float("inf")  # players without a table sort last on this tiebreak
 
-    def key(k: int) -> tuple:
-        return (-points2[k], -score[k], avg[k] if avg[k] is not None else no_games)
-
-    ranked = sorted(range(n), key=lambda k: (key(k), k))
-    ranks = _competition_ranks([key(k) for k in ranked])
+    keys = [(-points2[k], -score[k], avg[k] if avg[k] is not None else no_games) for k in range(n)]
+    ranked = sorted(range(n), key=keys.__getitem__)  # stable: ties keep first appearance
+    ranks = _competition_ranks([keys[k] for k in ranked])
     return [
         OhHellRow(
             rank=rank,
             player_id=pids[k],
             match_points=points2[k] / 2,
-            tiebreaks={"total_score": score[k], "average_place": float(avg[k]) if avg[k] is not None else None},
+            tiebreaks={"total_score": score[k], "average_place": avg[k]},
             games_played=games[k],
             dropped=pids[k] in dropped,
         )

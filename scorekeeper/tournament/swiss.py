@@ -117,7 +117,8 @@ class _Field:
 def _solve(
     f: _Field, members: list[int], with_bye: bool, allow_rematch: bool, neighbours: int | None = None
 ) -> tuple[list[tuple[int, int]], int | None]:
-    """Exact min-cost matching of ``members`` (positions, in rank order).
+    """Min-cost matching of ``members`` (positions, in rank order) over every
+    allowed pair, or over each player's ``neighbours`` nearest allowed ones.
 
     Returns the pairs (by position) and the position given the bye (or None).
     Players left out (only possible without rematch edges) are in neither.
@@ -315,7 +316,7 @@ def swiss_players(
         for pid, seat in ((a, 1), (b, 2)):
             if pid not in last or g.round >= last[pid][0]:
                 last[pid] = (g.round, seat)
-    for rnd, pid in data.byes:
+    for _, pid in data.byes:
         bye_count[pid] += 1
         points[pid] += BYE_POINTS
     return [

@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import services
 from ..access import find_link, grant, organiser_required
-from ..models import AccessLink, Match
+from ..forms import parse_positive_int
+from ..models import AccessLink, AuditEvent, Match
 from ..qr import qr_svg
 from ..services import Actor, ServiceError
 
@@ -107,3 +108,45 @@ def add_co_organiser(request: HttpRequest, match_id: int, actor: Actor) -> HttpR
 
 def _names(match: Match) -> list[str]:
     return list(match.seats.order_by("position").values_list("player__name", flat=True))
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def history(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
+    """Every change of a match, newest first; a past version of a hand can
+    be restored (the restore is itself recorded)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if request.method == "POST":
+        event = get_object_or_404(AuditEvent, pk=parse_positive_int(request.POST.get("event")) or 0, match=match)
+        entry = event.before if request.POST.get("which") == "before" else event.after
+        if event.hand_number is None or not isinstance(entry, dict):
+            messages.error(request, _("That change has no hand to restore."))
+        else:
+            try:
+                services.edit_hand(
+                    match_id=match.pk,
+                    number=event.hand_number,
+                    entry=entry,
+                    expected_version=parse_positive_int(request.POST.get("version")),
+                    actor=actor,
+                    action="hand restored",
+                )
+            except ServiceError as e:
+                messages.error(request, e.message)
+            else:
+                messages.success(request, _("Hand %(n)d restored.") % {"n": event.hand_number})
+                return redirect(match)
+        return redirect("history", match.pk)
+    events = list(match.audit_events.select_related("user").order_by("-at", "-id"))
+    restorable = {"hand recorded", "hand edited", "hand restored", "hand undone"}
+    return render(
+        request,
+        "history.html",
+        {
+            "match": match,
+            "names": _names(match),
+            "events": events,
+            "restorable": restorable,
+            "hands_played": match.hands_played,
+        },
+    )

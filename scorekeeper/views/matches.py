@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from .. import selectors, services
 from ..access import is_organiser_of, organiser_required, scorer, scorer_required
 from ..forms import parse_hand, parse_options, parse_positive_int
-from ..models import Match, Player
+from ..models import Player
 from ..scoring import GAMES, InvalidHand, entry_hints, game_specs, get_game, preview_hand
 from ..services import Actor, ServiceError
 from .access import needs_setup
@@ -34,7 +34,9 @@ CONFLICT = 409  # someone else changed the match first
 def home(request: HttpRequest) -> HttpResponse:
     if needs_setup():
         return redirect("setup")
-    return render(request, "home.html", {"lists": selectors.matches_for_home(), "specs": {s.id: s for s in game_specs()}})
+    return render(
+        request, "home.html", {"lists": selectors.matches_for_home(), "specs": {s.id: s for s in game_specs()}}
+    )
 
 
 # ------------------------------------------------------------------- players
@@ -88,7 +90,12 @@ def new_match(request: HttpRequest) -> HttpResponse:
         "spec": spec,
         "players": selectors.all_players(),
         "seats": [
-            {"input": f"seat_{i}", "number": i + 1, "value": data.get(f"seat_{i}", ""), "optional": i >= spec.min_players}
+            {
+                "input": f"seat_{i}",
+                "number": i + 1,
+                "value": data.get(f"seat_{i}", ""),
+                "optional": i >= spec.min_players,
+            }
             for i in range(spec.max_players)
         ],
         "options": [
@@ -161,7 +168,9 @@ def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpRespon
         return _render_sheet(request, match_id, error=e.message, status=_status_for(e))
     if not saved.created:
         return _after_write(request, match_id, _("Hand %(n)d was already saved.") % {"n": saved.hand.number})
-    return _after_write(request, match_id, _("Hand %(n)d saved.") % {"n": saved.hand.number}, new_hand=saved.hand.number)
+    return _after_write(
+        request, match_id, _("Hand %(n)d saved.") % {"n": saved.hand.number}, new_hand=saved.hand.number
+    )
 
 
 @require_POST

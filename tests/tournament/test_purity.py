@@ -39,7 +39,9 @@ def test_importing_each_module_does_not_import_django():
         assert json.loads(completed.stdout) == [], name
 
 
-DJANGO_IMPORT = re.compile(r"^\s*(import|from)\s+django\b|import_module\(\s*['\"]django|__import__\(\s*['\"]django", re.M)
+DJANGO_IMPORT = re.compile(
+    r"^\s*(import|from)\s+django\b|import_module\(\s*['\"]django|__import__\(\s*['\"]django", re.M
+)
 
 
 def test_no_django_import_in_the_source():

@@ -1,0 +1,481 @@
+"""Tournament pages: thin views over scorekeeper.tournaments.
+
+Organiser-only pages and every write check ``is_tournament_organiser`` here
+(403 and nothing changed otherwise). The standings and pairings pages are
+public when the tournament is (``Tournament.is_public``), else organisers
+only. htmx requests get fragments (template partials)."""
+
+from __future__ import annotations
+
+import csv
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from .. import tournaments
+from ..access import is_tournament_organiser, refuse
+from ..forms import parse_options
+from ..models import Entrant, Round, Table, Tournament
+from ..qr import qr_svg
+from ..scoring import GAMES, game_specs, get_game
+from ..services import Actor, ServiceError
+
+UNPROCESSABLE = 422  # a field is wrong
+CONFLICT = 409  # the tournament is not in a state that allows it (a round is being played, ...)
+
+
+def _status_for(error: ServiceError) -> int:
+    return CONFLICT if error.code == "state" else UNPROCESSABLE
+
+
+def organiser_only(view):
+    """Loads the tournament (``pk``) and refuses anyone but its organisers."""
+
+    @wraps(view)
+    def wrapper(request, pk, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not is_tournament_organiser(request.user, tournament):
+            return refuse(request, _("Only the tournament's organisers can do this."))
+        return view(request, tournament, *args, actor=Actor.for_request(request), **kwargs)
+
+    return wrapper
+
+
+def public_or_organiser(view):
+    """Public pages of a public tournament; organisers only otherwise."""
+
+    @wraps(view)
+    def wrapper(request, pk, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        organiser = is_tournament_organiser(request.user, tournament)
+        if not tournament.is_public and not organiser:
+            return refuse(request, _("The organisers have not made this tournament's standings public."))
+        return view(request, tournament, *args, is_organiser=organiser, **kwargs)
+
+    return wrapper
+
+
+# ------------------------------------------------------------------- list
+
+
+@login_required
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/list.html", {"tournaments": tournaments.tournaments_for(request.user)})
+
+
+# -------------------------------------------------------------------- new
+
+
+def _parse_int(data, name: str, errors: dict, label: str) -> int | None:
+    raw = (data.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        errors[name] = _("%(what)s: enter a whole number.") % {"what": label}
+        return None
+
+
+FIELD_FOR_CODE = {
+    "name": "name",
+    "game": "game",
+    "format": "format",
+    "rounds": "rounds",
+    "round_minutes": "round_minutes",
+    "table_size": "table_size",
+    "options": "options",
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    data = request.POST if request.method == "POST" else request.GET
+    game_id = data.get("game")
+    if game_id not in GAMES:
+        choices = [(spec, tournaments.formats_for(spec.id)) for spec in game_specs()]
+        return render(request, "tournaments/new.html", {"games": choices, "spec": None})
+    spec = get_game(game_id).spec
+    parsed = parse_options(spec, data)
+    formats = [
+        (value, label) for value, label in Tournament.Format.choices if value in tournaments.formats_for(game_id)
+    ]
+    posted = request.method == "POST"
+    context = {
+        "spec": spec,
+        "formats": formats,
+        "values": {
+            "name": data.get("name", ""),
+            "format": data.get("format", formats[0][0]),
+            "rounds": data.get("rounds", ""),
+            "round_minutes": data.get("round_minutes", ""),
+            "table_size": data.get("table_size", "4"),
+            "is_public": (data.get("is_public") is not None) if posted else True,
+        },
+        "seated": tournaments.formats_for(game_id) == tournaments.SEATED_FORMATS,
+        "options": [(o, parsed.values[o.name] if posted else o.default) for o in spec.options],
+        "errors": {},
+    }
+    if not posted:
+        return render(request, "tournaments/new.html", context)
+    errors: dict[str, str] = dict(parsed.errors)
+    rounds = _parse_int(data, "rounds", errors, _("Number of rounds"))
+    minutes = _parse_int(data, "round_minutes", errors, _("Round time limit"))
+    table_size = _parse_int(data, "table_size", errors, _("Preferred table size"))
+    if errors:
+        context["errors"] = errors
+        return render(request, "tournaments/new.html", context, status=UNPROCESSABLE)
+    try:
+        tournament = tournaments.create_tournament(
+            name=data.get("name", ""),
+            game=game_id,
+            format=data.get("format", ""),
+            options=parsed.values,
+            rounds=rounds,
+            round_minutes=minutes,
+            table_size=table_size,
+            is_public=context["values"]["is_public"],
+            actor=Actor.for_request(request),
+        )
+    except ServiceError as e:
+        field = FIELD_FOR_CODE.get(e.code)
+        if field:
+            context["errors"] = {field: e.message}
+        else:
+            context["error"] = e.message
+        return render(request, "tournaments/new.html", context, status=UNPROCESSABLE)
+    messages.success(request, _("Tournament created. Register the players, then start round 1."))
+    return redirect(tournament)
+
+
+# -------------------------------------------------------------- dashboard
+
+
+@require_GET
+@organiser_only
+def dashboard(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    tournaments.complete_rounds(tournament_id=tournament.pk, actor=actor)
+    tournament.refresh_from_db()
+    return _render_dashboard(request, tournament)
+
+
+def _render_dashboard(
+    request, tournament: Tournament, *, error: str | None = None, status: int = 200, names: str = ""
+) -> HttpResponse:
+    data = tournaments.load_tournament(tournament)
+    entrants = [
+        {**e, "can_drop": e["dropped_after_round"] is None and tournament.status != Tournament.Status.FINISHED}
+        for e in data.entrants
+    ]
+    context = {
+        "tournament": tournament,
+        "data": data,
+        "step": tournaments.next_step(data),
+        "current": data.current_view,
+        "entrants": entrants,
+        "active_count": sum(1 for e in data.entrants if e["dropped_after_round"] is None),
+        "can_register": tournaments.can_register(data),
+        "error": error,
+        "names": names,
+        "now": timezone.now(),
+    }
+    return render(request, "tournaments/dashboard.html", context, status=status)
+
+
+@require_POST
+@organiser_only
+def register(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    text = request.POST.get("names", "")
+    try:
+        result = tournaments.register_players(tournament_id=tournament.pk, text=text, actor=actor)
+    except ServiceError as e:
+        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e), names=text)
+    if result.added:
+        messages.success(request, _("Registered: %(names)s.") % {"names": ", ".join(result.added)})
+    if result.already:
+        messages.info(request, _("Already registered: %(names)s.") % {"names": ", ".join(result.already)})
+    if result.duplicates:
+        messages.info(request, _("Given twice, registered once: %(names)s.") % {"names": ", ".join(result.duplicates)})
+    if result.errors:
+        messages.error(request, _("Not registered: %(names)s") % {"names": "; ".join(result.errors)})
+    return redirect(tournament)
+
+
+@require_POST
+@organiser_only
+def drop(request: HttpRequest, tournament: Tournament, entrant_id: int, actor: Actor) -> HttpResponse:
+    entrant = get_object_or_404(Entrant, pk=entrant_id, tournament=tournament)
+    try:
+        tournaments.drop_entrant(tournament_id=tournament.pk, entrant_id=entrant.pk, actor=actor)
+    except ServiceError as e:
+        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e))
+    messages.success(
+        request, _("%(name)s dropped: not paired again; results so far stay.") % {"name": entrant.player.name}
+    )
+    return redirect(tournament)
+
+
+# ----------------------------------------------------------------- rounds
+
+
+@require_POST
+@organiser_only
+def start_round(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    try:
+        rnd = tournaments.propose_round(tournament_id=tournament.pk, actor=actor)
+    except ServiceError as e:
+        tournament.refresh_from_db()
+        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e))
+    return redirect("tournament_round", tournament.pk, rnd.pk)
+
+
+@require_GET
+@organiser_only
+def round_review(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    return _render_review(request, tournament, rnd)
+
+
+def _render_review(request, tournament, rnd, *, error=None, status=200):
+    if rnd.status != Round.Status.PROPOSED:
+        return redirect("tournament_cards", tournament.pk)
+    data = tournaments.load_tournament(tournament)
+    names = data.names
+    tables = [
+        {"number": k, "seats": [(pid, names.get(pid, "?")) for pid in seats]}
+        for k, seats in enumerate(rnd.proposal, start=1)
+    ]
+    byes = [(pid, names.get(pid, "?")) for pid in rnd.byes]
+    choices = [
+        (pid, _("%(name)s (table %(t)d, seat %(s)d)") % {"name": name, "t": table["number"], "s": seat})
+        for table in tables
+        for seat, (pid, name) in enumerate(table["seats"], start=1)
+    ] + [(pid, _("%(name)s (bye)") % {"name": name}) for pid, name in byes]
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "tables": tables,
+        "byes": byes,
+        "choices": choices,
+        "error": error,
+    }
+    return render(request, "tournaments/round.html", context, status=status)
+
+
+@require_POST
+@organiser_only
+def swap(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    try:
+        a, b = int(request.POST.get("player_a", "")), int(request.POST.get("player_b", ""))
+    except ValueError:
+        return _render_review(request, tournament, rnd, error=_("Choose two players."), status=UNPROCESSABLE)
+    try:
+        tournaments.swap_players(round_id=rnd.pk, player_a=a, player_b=b, actor=actor)
+    except ServiceError as e:
+        rnd.refresh_from_db()
+        return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
+    messages.success(request, _("Swapped."))
+    return redirect("tournament_round", tournament.pk, rnd.pk)
+
+
+@require_POST
+@organiser_only
+def publish(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    try:
+        tokens = tournaments.publish_round(round_id=rnd.pk, actor=actor)
+    except ServiceError as e:
+        rnd.refresh_from_db()
+        if rnd.status != Round.Status.PROPOSED:
+            messages.error(request, e.message)
+            return redirect(tournament)
+        return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
+    tournaments.remember_tokens(request.session, rnd.pk, tokens)
+    messages.success(
+        request,
+        _("Round %(n)d published. Print the table cards now: the links are shown only here.") % {"n": rnd.number},
+    )
+    return redirect(f"{reverse('tournament_cards', args=[tournament.pk])}?round={rnd.number}")
+
+
+# ------------------------------------------------------------ table cards
+
+
+@require_GET
+@organiser_only
+def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    data = tournaments.load_tournament(tournament)
+    rnd = data.current
+    wanted = request.GET.get("round", "")
+    if wanted.isdigit():
+        rnd = next((r for r in data.published if r.number == int(wanted)), rnd)
+    view = data.round_view(rnd)
+    cards, missing = [], 0
+    if view is not None:
+        tokens = tournaments.active_tokens(rnd.pk, tournaments.session_tokens(request.session, rnd.pk))
+        for table in view.tables:
+            token = tokens.get(table.id)
+            url = request.build_absolute_uri(reverse("open_link", args=[token])) if token else None
+            missing += token is None
+            cards.append({"table": table, "url": url, "qr": qr_svg(url) if url else None})
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "view": view,
+        "cards": cards,
+        "missing": missing,
+        "rounds": data.published,
+    }
+    return render(request, "tournaments/cards.html", context)
+
+
+@require_POST
+@organiser_only
+def round_links(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    """Issue new links for all tables of a round (the old ones stop working)."""
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    try:
+        tokens = tournaments.reissue_round_links(round_id=rnd.pk, actor=actor)
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return redirect(tournament)
+    tournaments.remember_tokens(request.session, rnd.pk, tokens)
+    messages.success(
+        request, _("New links issued for all %(n)d tables; the old ones no longer work.") % {"n": len(tokens)}
+    )
+    return redirect(f"{reverse('tournament_cards', args=[tournament.pk])}?round={rnd.number}")
+
+
+@require_POST
+@organiser_only
+def table_link(request: HttpRequest, tournament: Tournament, table_id: int, actor: Actor) -> HttpResponse:
+    """``action=reissue`` (revoke and issue a new link) or ``action=revoke``."""
+    table = get_object_or_404(Table.objects.select_related("round"), pk=table_id, round__tournament=tournament)
+    action = request.POST.get("action")
+    if action == "revoke":
+        count = tournaments.revoke_table_links(table_id=table.pk, actor=actor)
+        messages.success(
+            request,
+            _("Table %(t)d: %(n)d link(s) revoked. No device can score it until you issue a new link.")
+            % {"t": table.number, "n": count},
+        )
+        return redirect(tournament)
+    if action != "reissue":
+        return _render_dashboard(request, tournament, error=_("Unknown action."), status=UNPROCESSABLE)
+    token = tournaments.reissue_table_link(table_id=table.pk, actor=actor)
+    tournaments.remember_tokens(request.session, table.round_id, {table.pk: token})
+    messages.success(request, _("Table %(t)d has a new link; the old one no longer works.") % {"t": table.number})
+    return redirect(
+        f"{reverse('tournament_cards', args=[tournament.pk])}?round={table.round.number}#table-{table.number}"
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_only
+def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor: Actor) -> HttpResponse:
+    """Confirm, then end a table's match now: the current totals decide."""
+    table = get_object_or_404(Table.objects.select_related("round", "match"), pk=table_id, round__tournament=tournament)
+    if request.method == "POST":
+        try:
+            tournaments.end_table_early(table_id=table.pk, actor=actor)
+        except ServiceError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, _("Table %(t)d ended: the current totals decide.") % {"t": table.number})
+        return redirect(tournament)
+    data = tournaments.load_tournament(tournament)
+    view = next((t for t in data.tables_by_round.get(table.round_id, []) if t.id == table.pk), None)
+    leaders = []
+    if view is not None and view.seats:
+        best = max(s.total for s in view.seats)
+        leaders = [s.name for s in view.seats if s.total == best]
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "view": view,
+        "leaders": leaders,
+        "two_player": data.two_player,
+        "now": timezone.now(),
+    }
+    return render(request, "tournaments/end_table.html", context)
+
+
+# ----------------------------------------------------------- public pages
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@public_or_organiser
+def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    result = tournaments.standings(tournament)
+    big = request.GET.get("big") == "1"
+    context = {
+        "tournament": tournament,
+        "standings": result,
+        "current": result.data.current_view,
+        "big": big,
+        "is_organiser": is_organiser,
+        "poll_url": request.get_full_path(),
+    }
+    template = "tournaments/standings.html#live" if request.htmx else "tournaments/standings.html"
+    return render(request, template, context)
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@public_or_organiser
+def pairings(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    data = tournaments.load_tournament(tournament)
+    view = data.current_view
+    query = (request.GET.get("q") or "").strip()[:60]
+    tables, byes = tournaments.filter_tables(view, query)
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "tables": tables,
+        "byes": byes,
+        "q": query,
+        "is_organiser": is_organiser,
+        "two_player": data.two_player,
+    }
+    template = "tournaments/pairings.html#results" if request.htmx else "tournaments/pairings.html"
+    return render(request, template, context)
+
+
+def _csv_response(rows, filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for row in rows:
+        writer.writerow([tournaments.csv_safe(value) for value in row])
+    return response
+
+
+def _slug(tournament: Tournament) -> str:
+    return slugify(tournament.name)[:50] or f"tournament-{tournament.pk}"
+
+
+@require_GET
+@public_or_organiser
+def standings_csv(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    rows = tournaments.standings_csv_rows(tournaments.standings(tournament))
+    return _csv_response(rows, f"{_slug(tournament)}-standings.csv")
+
+
+@require_GET
+@public_or_organiser
+def results_csv(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    rows = tournaments.results_csv_rows(tournaments.load_tournament(tournament))
+    return _csv_response(rows, f"{_slug(tournament)}-results.csv")
