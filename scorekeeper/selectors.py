@@ -35,6 +35,7 @@ class ScoreSheet:
     next_hand: dict | None
     hints: dict
     pending: dict | None  # bids/contract of the hand in play
+    problem: str | None = None  # a stored hand the rules no longer accept
 
     @property
     def history_newest_first(self) -> list[HistoryRow]:
@@ -93,20 +94,31 @@ def score_sheet(match_id: int) -> ScoreSheet:
     players = [seat.player for seat in seats]
     names = [p.name for p in players]
     hands = list(Hand.objects.filter(match=match).order_by("number").values_list("number", "entry"))
-    engine_input = match.engine_input(names, [entry for _n, entry in hands])
+    entries = [entry for _n, entry in hands]
+    broken = None
     try:
-        result = score_match(engine_input)
-    except InvalidHand:
-        # Stored hands were valid when saved; only a rules change could get
-        # here. Show the sheet without crashing and let an edit fix it.
-        result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": [], "next_hand": None}
+        result = score_match(match.engine_input(names, entries))
+    except InvalidHand as error:
+        # Stored hands were legal when saved; only a stricter rule could get
+        # here. Show the hands before the bad one scored, the rest as typed,
+        # and let an edit of the bad hand fix the match.
+        broken = error
+        if error.hand_index is None:  # players or options: nothing can be scored
+            result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": []}
+        else:
+            result = score_match(match.engine_input(names, entries[: error.hand_index]))
+        result["next_hand"] = None
     spec = get_game(match.game).spec
     rows = []
-    for (number, entry), scored in zip(hands, result["hands"], strict=False):
-        details = {k: v for k, v in scored.items() if k not in ("points", "totals")}
-        rows.append(HistoryRow(number, entry, scored["points"], scored["totals"], details))
-    finished = result["finished"]
-    hints = {} if finished else entry_hints(engine_input, match.pending_bidding)
+    for index, (number, entry) in enumerate(hands):
+        if index < len(result["hands"]):
+            scored = result["hands"][index]
+            details = {k: v for k, v in scored.items() if k not in ("points", "totals")}
+            rows.append(HistoryRow(number, entry, scored["points"], scored["totals"], details))
+        else:
+            rows.append(HistoryRow(number, entry, [None] * len(names), [None] * len(names), {}))
+    finished = result["finished"] and broken is None
+    hints = {} if finished or broken else entry_hints(match.engine_input(names, entries), match.pending_bidding)
     return ScoreSheet(
         match=match,
         spec=spec,
@@ -118,7 +130,8 @@ def score_sheet(match_id: int) -> ScoreSheet:
         winners=result["winners"],
         next_hand=result["next_hand"],
         hints=hints,
-        pending=None if finished else match.pending_bidding,
+        pending=None if finished or broken else match.pending_bidding,
+        problem=str(broken) if broken else None,
     )
 
 

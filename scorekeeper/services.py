@@ -71,23 +71,27 @@ def get_or_create_player(name: str) -> Player:
         return Player.objects.get(key=name_key(name))
 
 
-def add_player(*, name: str) -> Player:
+def add_player(*, name: str, actor: Actor = SYSTEM) -> Player:
     name = clean_player_name(name)
     try:
         with transaction.atomic():
-            return Player.objects.create(name=name)
+            player = Player.objects.create(name=name)
+            _audit(None, actor, "player added", after={"player": player.pk, "name": name})
     except IntegrityError:
         raise ServiceError(_("There is already a player called %(name)s.") % {"name": name}) from None
+    return player
 
 
-def rename_player(*, player_id: int, name: str) -> Player:
+def rename_player(*, player_id: int, name: str, actor: Actor = SYSTEM) -> Player:
     name = clean_player_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player_id)
         if Player.objects.filter(key=name_key(name)).exclude(pk=player.pk).exists():
             raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
+        before = player.name
         player.name = name
-        player.save(update_fields=["name"])
+        player.save(update_fields=["name", "key"])
+        _audit(None, actor, "player renamed", before={"player": player.pk, "name": before}, after={"name": name})
     return player
 
 

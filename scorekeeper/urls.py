@@ -13,6 +13,7 @@ urlpatterns = [
     path("players/<int:player_id>/rename/", matches.rename_player, name="rename_player"),
     path("matches/new/", matches.new_match, name="new_match"),
     path("matches/<int:match_id>/", matches.match_sheet, name="match"),
+    path("matches/<int:match_id>/changed/", matches.match_changed, name="match_changed"),
     path("matches/<int:match_id>/bids/", matches.save_bids, name="save_bids"),
     path("matches/<int:match_id>/bids/clear/", matches.clear_bids, name="clear_bids"),
     path("matches/<int:match_id>/hands/", matches.record_hand, name="record_hand"),
@@ -50,3 +51,12 @@ urlpatterns += [
     path("tournaments/<int:pk>/results.csv", tournament_views.results_csv, name="tournament_results_csv"),
     path("tournaments/<int:pk>/pairings/", tournament_views.pairings, name="tournament_pairings"),
 ]
+
+# ------------------------------------------------------- benchmark baseline
+# Only for bench/load.py: never registered unless the environment asks for it.
+import os  # noqa: E402
+
+if os.environ.get("SCOREKEEPER_BENCH_BASELINE") == "1":
+    from .views import baseline as baseline_views  # noqa: E402
+
+    urlpatterns += [path("bench/baseline/", baseline_views.baseline, name="bench_baseline")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.db import connection
@@ -152,3 +153,57 @@ def selected_option(page: str, name: str) -> str | None:
 def checked_radio(page: str, name: str) -> str | None:
     found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)"\s+checked', page)
     return found.group(1) if found else None
+
+
+class _FormReader(HTMLParser):
+    """What a browser without JavaScript would submit from one <form>."""
+
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.depth = 0  # > 0 inside the form
+        self.values: dict[str, str] = {}
+        self.select: str | None = None
+        self.first_option: str | None = None
+        self.chosen: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("id") == self.form_id:
+            self.depth = 1
+            return
+        if not self.depth:
+            return
+        if tag == "form":
+            self.depth += 1
+        elif tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.values[a["name"]] = a.get("value", "on")
+            elif kind not in ("submit", "button"):
+                self.values[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self.select, self.first_option, self.chosen = a.get("name"), None, None
+        elif tag == "option" and self.select:
+            value = a.get("value", "")
+            if self.first_option is None:
+                self.first_option = value
+            if "selected" in a:
+                self.chosen = value
+
+    def handle_endtag(self, tag):
+        if not self.depth:
+            return
+        if tag == "select" and self.select:
+            self.values[self.select] = self.chosen if self.chosen is not None else (self.first_option or "")
+            self.select = None
+        elif tag == "form":
+            self.depth -= 1
+
+
+def form_values(page: str, form_id: str) -> dict[str, str]:
+    reader = _FormReader(form_id)
+    reader.feed(page)
+    assert reader.values, f"no form #{form_id} on the page"
+    return reader.values

@@ -48,7 +48,7 @@ def players(request: HttpRequest) -> HttpResponse:
     error, status = None, 200
     if request.method == "POST":
         try:
-            player = services.add_player(name=request.POST.get("name", ""))
+            player = services.add_player(name=request.POST.get("name", ""), actor=Actor.for_request(request))
         except ServiceError as e:
             error, status = e.message, UNPROCESSABLE
         else:
@@ -65,7 +65,9 @@ def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
     error, status = None, 200
     if request.method == "POST":
         try:
-            services.rename_player(player_id=player.pk, name=request.POST.get("name", ""))
+            services.rename_player(
+                player_id=player.pk, name=request.POST.get("name", ""), actor=Actor.for_request(request)
+            )
         except ServiceError as e:
             error, status = e.message, UNPROCESSABLE
         else:
@@ -128,6 +130,18 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render_sheet(request, match_id)
 
 
+@require_GET
+def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Polled by an open sheet: has another device changed the match since
+    this page was drawn? 204 (nothing to do) or a small banner."""
+    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404("No such match")
+    if str(version) == request.GET.get("v"):
+        return HttpResponse(status=204)
+    return render(request, "partials/changed_banner.html", {"match_id": match_id})
+
+
 @require_POST
 @vary_on_headers("HX-Request")
 @scorer_required
@@ -165,7 +179,7 @@ def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpRespon
             actor=actor,
         )
     except ServiceError as e:
-        return _render_sheet(request, match_id, error=e.message, status=_status_for(e))
+        return _render_sheet(request, match_id, error=e.message, status=_status_for(e), keep_input=e.code != "conflict")
     if not saved.created:
         return _after_write(request, match_id, _("Hand %(n)d was already saved.") % {"n": saved.hand.number})
     return _after_write(
@@ -212,7 +226,8 @@ def _partial_bids(data, sheet) -> dict:
     bids = []
     for seat in range(len(sheet.names)):
         raw = data.get(f"bids_{seat}", "")
-        bids.append(int(raw) if raw.isdigit() else None)
+        # Small plain numbers only: "²".isdigit() is true, and huge ones are junk.
+        bids.append(int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else None)
     return {"bids": bids}
 
 
@@ -235,7 +250,8 @@ def edit_hand(request: HttpRequest, match_id: int, number: int, actor: Actor) ->
         "row": row,
         "values": _values_from_entry(sheet, row.entry),
         "version": sheet.match.version,
-        "hints": entry_hints(earlier, row.entry),
+        # The edit form lists players in seat order, like the sheet's columns.
+        "hints": {**entry_hints(earlier, row.entry), "bidding_order": list(range(len(sheet.names)))},
         "fields_template": f"games/{sheet.match.game}/fields.html",
         **_choice_context(sheet),
     }
@@ -368,11 +384,17 @@ def _as_input(value) -> str:
     return "" if value is None else str(value)
 
 
-def _render_sheet(request, match_id, *, errors=None, error=None, notice=None, new_hand=None, status=200):
+def _render_sheet(
+    request, match_id, *, errors=None, error=None, notice=None, new_hand=None, status=200, keep_input=True
+):
+    """The score sheet, or its changed fragments for htmx. After a rejected
+    entry the typed values are shown again, except after a conflict: then
+    the form starts afresh for the next hand, so a second tap on Save cannot
+    store the other device's hand a second time."""
     sheet = selectors.score_sheet(match_id)
     values = _values_from_entry(sheet, sheet.pending)
     can_score = scorer(request, sheet.match) is not None
-    if errors or error:
+    if (errors or error) and keep_input:
         values.update({k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"})
     context = {
         "sheet": sheet,

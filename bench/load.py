@@ -1,0 +1,1367 @@
+"""Large-event load benchmark: 500 tables scoring at once while 500
+spectators watch the standings, through the real stack (gunicorn, Django,
+the database), on SQLite and on PostgreSQL.
+
+Run (from the project folder; takes about 3 minutes per database at the
+default 60 s event):
+
+    .venv/bin/python bench/load.py                    # both databases
+    .venv/bin/python bench/load.py --seconds 20       # a shorter event
+    .venv/bin/python bench/load.py --only sqlite      # or: --only postgres
+
+Needs httpx (requirements-dev.txt) and, for the PostgreSQL run, a server on
+postgres://postgres@127.0.0.1:5432 that lets that user create databases.
+Loopback only; nothing outside this machine is contacted.
+
+For each database it:
+
+1. creates a fresh database (SQLite: a temp file; PostgreSQL: a new
+   database ``scorekeeper_bench_<pid>``, dropped at the end), migrates it and
+   collects the static files into a temp folder (whitenoise's manifest
+   storage needs them when DEBUG is off). A temp settings module
+   (``from config.settings import *`` plus the temp STATIC_ROOT, logging of
+   server errors to the server log and a slow-query log) is used; the
+   project's files are not touched.
+2. builds the event through the app's services: an organiser, a Swiss
+   Spades tournament of ``2 x --tables`` players (huge target score, so no
+   match ends) whose round 1 is published: one match per table, each with
+   its scoring link (``scorekeeper.tournaments``). If that module is
+   missing, plain matches with ``services.start_match`` and
+   ``services.issue_link`` are used and the spectators poll score sheets
+   instead (``--spectate``).
+3. starts gunicorn (``--workers`` x ``--threads``, DEBUG=0,
+   SECURE_SSL_REDIRECT=0, SCOREKEEPER_BENCH_BASELINE=1 which registers the
+   baseline endpoint) on a free loopback port. Every table device exchanges
+   its table's link for a session (GET the confirm page, POST its CSRF
+   form); one table in ten has a second device. Not timed.
+4. Phase A, baseline: ``--connections`` clients POST the baseline endpoint
+   (one INSERT in a transaction, 204) back to back for
+   ``--baseline-seconds``.
+5. Phase B, the event, for ``--seconds``: every ~15 s a round ends and every
+   table submits its next hand within 3 s (a burst), plus extra hands at
+   random (one per table per 30 s on average). Each submission is an htmx
+   POST of bids and tricks with the expected hand number and a new
+   client_key. Some are retried: a double tap (the same form twice, 30 ms
+   apart) or a resubmission after the answer came (a lost response); both
+   must store one hand. At tables with a second device both devices
+   sometimes submit the same hand at once: one must get 200, the other the
+   expected 409. A submission that times out is retried with the same key.
+   Meanwhile ``--spectators`` spectators load the public standings page
+   and then poll it every 5 s the way the page does (htmx GET).
+6. Phase C, record-a-hand capacity: ``--connections`` tables submit hands
+   back to back for ``--baseline-seconds``, the same concurrency as the
+   baseline. The event's hand rate is the offered load, not what the server
+   can do; the 40 % throughput target is judged on this phase (the event's
+   ratio is printed too).
+7. compares the hands in the database with the submissions acknowledged
+   with 200 (by client_key): lost, duplicated, stored but never
+   acknowledged (the client gave up), hand numbers with gaps; reads the
+   server log (tracebacks, "database is locked", worker timeouts, slow
+   queries) and the access log (server-side latencies).
+
+Printed per database: per endpoint requests, req/s, p50/p95/p99 latency,
+errors (timeouts, connection errors and any non-2xx answer except an
+expected 409), the ratio to the baseline, stored vs acknowledged hands,
+CPU use (client, gunicorn, whole machine; the load generator shares the
+cores with the server), and the targets with PASS/FAIL: zero errors and zero
+lost hands; record a hand p99 < 150 ms and throughput >= 40 % of the
+baseline; standings p99 < 200 ms. Exit status 1 if a target fails.
+
+Bounded: every phase has a fixed duration, each request a timeout, the run
+a request cap (``--max-requests``); gunicorn, the temp folder and the
+PostgreSQL database are removed at the end, also on Ctrl-C (``--keep``
+keeps the temp folder with the logs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import json
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV_BIN = ROOT / ".venv" / "bin"
+PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
+GUNICORN = str(VENV_BIN / "gunicorn") if (VENV_BIN / "gunicorn").exists() else "gunicorn"
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_BENCH_URL = "postgres://postgres@127.0.0.1:5432/{name}"
+
+HUGE_TARGET = 1_000_000_000  # no match ends during the run
+ROUND_EVERY = 15.0  # s between round ends (bursts)
+FIRST_ROUND_END = 5.0
+BURST_SPREAD = 3.0  # every table submits within this many s after a round end
+EXTRA_EVERY = 30.0  # mean s between a table's extra hands
+SPECTATOR_EVERY = 5.0  # the standings page polls every 5 s
+SECOND_DEVICE_SHARE = 0.1  # tables with a second scoring device
+DOUBLE_TAP = 0.05  # submissions sent twice at once (same client_key)
+RESUBMIT = 0.05  # submissions sent again after the answer (same client_key)
+BOTH_DEVICES = 0.2  # at a table with two devices: both submit the same hand
+TIMEOUT_RETRIES = 2  # a submission without an answer is retried this often
+SLOW_QUERY_MS = 100
+
+TARGET_RECORD_P99_MS = 150
+TARGET_STANDINGS_P99_MS = 200
+TARGET_RATIO = 0.40
+
+RECORD = "record a hand"
+STANDINGS = "standings"
+BASELINE = "baseline insert"
+CAPACITY = "record a hand (capacity)"
+
+NUMBER_RE = re.compile(rb'name="number" value="(\d+)"')
+CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+SETTINGS_MODULE = "bench_settings"
+SETTINGS_TEXT = '''"""Settings of one bench/load.py run (temp file)."""
+from config.settings import *  # noqa: F401,F403
+
+STATIC_ROOT = {static_root!r}
+LOGGING = {{
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {{"stderr": {{"class": "logging.StreamHandler"}}}},
+    "loggers": {{
+        "django.request": {{"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
+        "django.security": {{"handlers": ["stderr"], "level": "WARNING", "propagate": False}},
+    }},
+}}
+
+from bench.load import install_slow_query_log  # noqa: E402
+
+install_slow_query_log({slow_ms})
+'''
+
+
+# ------------------------------------------------------------ server side
+
+
+def install_slow_query_log(threshold_ms: float) -> None:
+    """Called from the temp settings: every query slower than the threshold
+    (a lock wait included, e.g. SQLite's BEGIN IMMEDIATE) goes to stderr."""
+    from django.db.backends.signals import connection_created
+
+    def log_slow(execute, sql, params, many, context):
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            ms = (time.perf_counter() - start) * 1000
+            if ms >= threshold_ms:
+                text = " ".join(str(sql).split())[:300]
+                print(f"SLOW QUERY {ms:.0f} ms pid={os.getpid()}: {text}", file=sys.stderr, flush=True)
+
+    def on_connect(sender, connection, **kwargs):
+        if log_slow not in connection.execute_wrappers:
+            connection.execute_wrappers.append(log_slow)
+
+    connection_created.connect(on_connect, weak=False, dispatch_uid="bench-slow-query-log")
+
+
+def child_setup(out_path: str, tables: int) -> None:
+    """In a subprocess with the run's environment: build the event."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from scorekeeper import services
+
+    user = get_user_model().objects.create_superuser("bench-organiser", password=secrets.token_urlsafe(24))
+    actor = services.Actor(label="organiser bench-organiser", user=user)
+    names = [f"Player {i:04d}" for i in range(1, 2 * tables + 1)]
+    rows, tournament_id, standings_path = [], None, None
+    try:
+        from scorekeeper import tournaments
+        from scorekeeper.models import Table
+    except ImportError:
+        tournaments = None
+    if tournaments is not None:
+        tournament = tournaments.create_tournament(
+            name="Load test open", game="spades", format="swiss", options={"target": HUGE_TARGET}, rounds=8,
+            actor=actor,
+        )
+        for start in range(0, len(names), tournaments.MAX_NAMES_AT_ONCE):
+            chunk = names[start : start + tournaments.MAX_NAMES_AT_ONCE]
+            tournaments.register_players(tournament_id=tournament.pk, text="\n".join(chunk), actor=actor)
+        rnd = tournaments.propose_round(tournament_id=tournament.pk, actor=actor)
+        tokens = tournaments.publish_round(round_id=rnd.pk, actor=actor)
+        match_of = dict(Table.objects.filter(round=rnd).values_list("pk", "match_id"))
+        rows = [{"match": match_of[table_id], "token": token} for table_id, token in sorted(tokens.items())]
+        tournament_id = tournament.pk
+        standings_path = reverse("tournament_standings", args=[tournament.pk])
+    else:
+        for k in range(tables):
+            match = services.start_match(
+                game="spades", player_names=names[2 * k : 2 * k + 2], options={"target": HUGE_TARGET}, actor=actor
+            )
+            _link, token = services.issue_link(match_id=match.pk, label=f"table {k + 1}", actor=actor)
+            rows.append({"match": match.pk, "token": token})
+    Path(out_path).write_text(json.dumps(
+        {"tables": rows, "tournament": tournament_id, "standings_path": standings_path}
+    ))
+
+
+def child_verify(out_path: str) -> None:
+    """In a subprocess with the run's environment: what the database holds."""
+    import django
+
+    django.setup()
+    from scorekeeper.models import AuditEvent, Hand, Match
+
+    Path(out_path).write_text(json.dumps({
+        "hands": list(Hand.objects.values_list("match_id", "number", "client_key")),
+        "hands_played": list(Match.objects.values_list("pk", "hands_played")),
+        "hand_audits": AuditEvent.objects.filter(action="hand recorded").count(),
+        "baseline_rows": AuditEvent.objects.filter(action="baseline").count(),
+    }))
+
+
+# ------------------------------------------------------------ processes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_child(args: list[str], env: dict, what: str, log: Path) -> None:
+    start = time.perf_counter()
+    with log.open("a") as out:
+        out.write(f"\n$ {' '.join(args)}\n")
+        out.flush()
+        result = subprocess.run(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=900)
+    if result.returncode != 0:
+        raise RuntimeError(f"{what} failed (exit {result.returncode}); see the end of {log}:\n{tail(log, 40)}")
+    print(f"  {what}: {time.perf_counter() - start:.1f} s", flush=True)
+
+
+def tail(path: Path, lines: int) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def process_cpu(pid: int) -> float:
+    """utime + stime of one process, in seconds (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of all PostgreSQL server processes (read from /proc)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    total += process_cpu(int(entry.name))
+            except OSError:
+                continue
+    return total
+
+
+def machine_load(seconds: float = 2.0) -> float:
+    """Share of all cores busy over a short look."""
+    busy0, total0 = machine_busy()
+    time.sleep(seconds)
+    busy1, total1 = machine_busy()
+    return (busy1 - busy0) / (total1 - total0) if total1 > total0 else 0.0
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    total = sum(values[:8])
+    tick = os.sysconf("SC_CLK_TCK")
+    return (total - idle) / tick, total / tick
+
+
+@dataclass
+class CpuMark:
+    client: float
+    server: float
+    postgres: float
+    busy: float
+    total: float
+    wall: float
+
+
+class Server:
+    """gunicorn on a free loopback port, in its own process group."""
+
+    def __init__(self, env: dict, tmp: Path, workers: int, threads: int):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / "server.log"
+        self.access_log = tmp / "access.log"
+        self.access_log.touch()
+        cmd = [
+            GUNICORN, "config.wsgi:application", "--workers", str(workers), "--threads", str(threads),
+            "--bind", f"127.0.0.1:{self.port}", "--timeout", "60", "--graceful-timeout", "5", "--keep-alive", "30",
+            "--access-logfile", str(self.access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s",
+            "--error-logfile", "-", "--log-level", "info",
+        ]
+        self._out = self.log.open("a")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._out, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+
+    def wait_ready(self, seconds: float = 60) -> None:
+        import httpx
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited ({self.proc.returncode}):\n{tail(self.log, 40)}")
+            try:
+                httpx.get(f"{self.base}/l/not-a-token/", timeout=2)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not answer within {seconds} s:\n{tail(self.log, 40)}")
+
+    def cpu(self) -> float:
+        return process_cpu(self.proc.pid) + sum(process_cpu(p) for p in children_of(self.proc.pid))
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # our own group: gunicorn and its workers
+                self.proc.wait(5)
+        self._out.close()
+
+
+# ------------------------------------------------------------ measurements
+
+
+@dataclass
+class Recorder:
+    """Every request: latency (s) and outcome, per endpoint."""
+
+    max_requests: int
+    samples: dict[str, list[tuple[float, str]]] = field(default_factory=lambda: defaultdict(list))
+    total: int = 0
+    error_examples: dict[str, str] = field(default_factory=dict)
+
+    def add(self, endpoint: str, latency: float, outcome: str) -> None:
+        self.samples[endpoint].append((latency, outcome))
+        self.total += 1
+
+    @property
+    def exhausted(self) -> bool:
+        return self.total >= self.max_requests
+
+
+@dataclass
+class Stats:
+    endpoint: str
+    requests: int
+    rate: float
+    p50: float | None
+    p95: float | None
+    p99: float | None
+    errors: int
+    conflicts: int  # expected 409s
+    outcomes: dict[str, int]
+
+
+def percentile(ordered: list[float], q: float) -> float | None:
+    if not ordered:
+        return None
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def summarize(endpoint: str, samples: list[tuple[float, str]], seconds: float) -> Stats:
+    latencies = sorted(s[0] for s in samples)
+    outcomes = Counter(s[1] for s in samples)
+    errors = sum(n for o, n in outcomes.items() if o not in ("ok", "conflict"))
+    return Stats(endpoint, len(samples), len(samples) / seconds if seconds else 0.0, percentile(latencies, 0.5),
+                 percentile(latencies, 0.95), percentile(latencies, 0.99), errors, outcomes.get("conflict", 0),
+                 dict(outcomes))
+
+
+# ------------------------------------------------------------ client side
+
+
+class _NoCookies(http.cookiejar.DefaultCookiePolicy):
+    """Each device's cookies are sent by hand: the shared client keeps none
+    (and the Secure cookies of DEBUG=0 would not go over http anyway)."""
+
+    def set_ok(self, cookie, request):
+        return False
+
+    def return_ok(self, cookie, request):
+        return False
+
+
+class ClientTimeout(Exception):
+    """No complete answer within the timeout (the wait for a connection included)."""
+
+
+class ClientError(Exception):
+    """The connection failed or the answer could not be read."""
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: list[tuple[str, str]]  # (lower-case name, value)
+    content: bytes
+
+    @property
+    def text(self) -> str:
+        return self.content.decode(errors="replace")
+
+    def header_list(self, name: str) -> list[str]:
+        return [v for k, v in self.headers if k == name]
+
+
+class RawClient:
+    """A lean HTTP/1.1 keep-alive client on asyncio streams, for loopback.
+
+    httpx.AsyncClient measured 4 to 9 ms of CPU per request on this 2-core
+    machine (sync httpx 2 to 3 ms); this one about 0.4 ms. The load
+    generator shares the cores with the server, so the lean one is the
+    default (``--client httpx`` runs the same load through httpx). At most
+    ``max_connections`` connections; the timeout covers the wait for one
+    and the whole exchange. A reused connection that the server had closed
+    (no byte of an answer) is retried once on a new one, as browsers do."""
+
+    def __init__(self, base: str, max_connections: int, timeout: float):
+        parts = urlsplit(base)
+        self.host, self.port = parts.hostname, parts.port
+        self.timeout = timeout
+        self.slots = asyncio.Semaphore(max_connections)
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(self, method: str, path: str, headers: dict | None = None, form: dict | None = None) -> Reply:
+        body = urlencode(form).encode() if form is not None else b""
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Content-Length: {len(body)}"]
+        if form is not None:
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+        try:
+            async with asyncio.timeout(self.timeout), self.slots:
+                return await self._exchange(raw, method)
+        except TimeoutError:
+            raise ClientTimeout() from None
+        except (OSError, EOFError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as error:
+            raise ClientError(type(error).__name__) from None
+
+    async def _exchange(self, raw: bytes, method: str) -> Reply:
+        for attempt in (0, 1):
+            reused = bool(self.idle)
+            reader, writer = self.idle.pop() if reused else await asyncio.open_connection(self.host, self.port)
+            answered = False
+            try:
+                writer.write(raw)
+                await writer.drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                answered = True
+                reply, keep = await self._read(reader, head, method)
+            except BaseException as error:  # a timeout (cancellation) too: the connection is unusable
+                writer.close()
+                stale = isinstance(error, (ConnectionError, asyncio.IncompleteReadError))
+                if reused and not answered and stale and attempt == 0:
+                    continue
+                raise
+            if keep:
+                self.idle.append((reader, writer))
+            else:
+                writer.close()
+            return reply
+        raise ClientError("unreachable")
+
+    @staticmethod
+    async def _read(reader: asyncio.StreamReader, head: bytes, method: str) -> tuple[Reply, bool]:
+        lines = head[:-4].split(b"\r\n")
+        version, status = lines[0].split(b" ", 2)[:2]
+        status = int(status)
+        headers = []
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            headers.append((name.strip().lower().decode("latin-1"), value.strip().decode("latin-1")))
+        fields = dict(headers)
+        keep = version == b"HTTP/1.1" and fields.get("connection", "").lower() != "close"
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            content = b""
+        elif "chunked" in fields.get("transfer-encoding", "").lower():
+            chunks = []
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                if size == 0:
+                    while await reader.readuntil(b"\r\n") != b"\r\n":
+                        pass
+                    break
+                chunks.append((await reader.readexactly(size + 2))[:-2])
+            content = b"".join(chunks)
+        elif "content-length" in fields:
+            content = await reader.readexactly(int(fields["content-length"]))
+        else:
+            content, keep = await reader.read(), False
+        return Reply(status, headers, content), keep
+
+    async def aclose(self) -> None:
+        for _reader, writer in self.idle:
+            writer.close()
+        self.idle.clear()
+
+
+class HttpxClient:
+    """The same interface over httpx.AsyncClient (``--client httpx``)."""
+
+    def __init__(self, base: str, max_connections: int, timeout: float):
+        import httpx
+
+        self.httpx = httpx
+        self.base = base
+        self.client = httpx.AsyncClient(
+            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
+            timeout=httpx.Timeout(timeout), cookies=http.cookiejar.CookieJar(_NoCookies()), follow_redirects=False,
+        )
+
+    async def request(self, method: str, path: str, headers: dict | None = None, form: dict | None = None) -> Reply:
+        try:
+            r = await self.client.request(method, self.base + path, headers=headers, data=form)
+        except self.httpx.TimeoutException:
+            raise ClientTimeout() from None
+        except self.httpx.HTTPError as error:
+            raise ClientError(type(error).__name__) from None
+        return Reply(r.status_code, [(k.lower(), v) for k, v in r.headers.multi_items()], r.content)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+def set_cookies(response: Reply) -> dict[str, str]:
+    cookies = {}
+    for header in response.header_list("set-cookie"):
+        name, _, rest = header.partition("=")
+        cookies[name.strip()] = rest.split(";", 1)[0].strip().strip('"')
+    return cookies
+
+
+@dataclass
+class Device:
+    cookies: dict[str, str]
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            "X-CSRFToken": self.cookies.get("csrftoken", ""),
+            "HX-Request": "true",
+        }
+
+
+@dataclass
+class TableState:
+    index: int
+    match_id: int
+    token: str
+    devices: list[Device] = field(default_factory=list)
+    next_number: int = 1
+
+
+@dataclass
+class Event:
+    client: RawClient | HttpxClient
+    rec: Recorder
+    rng: random.Random
+    tables: list[TableState]
+    spectate_paths: list[str]
+    timeout: float
+    acked: set[str] = field(default_factory=set)
+    dedup_hits: int = 0  # 200 "already saved" answers
+    conflict_pairs: Counter = field(default_factory=Counter)  # outcome pairs of two-device submissions
+    given_up: int = 0  # submissions never answered after the retries
+    unexpected: list[str] = field(default_factory=list)
+    stopping: bool = False
+
+
+async def exchange_link(client: RawClient | HttpxClient, token: str) -> Device:
+    """GET the confirm page, POST its form: the session may now score."""
+    page = await client.request("GET", f"/l/{token}/")
+    if page.status != 200:
+        raise RuntimeError(f"link page answered {page.status}")
+    cookies = set_cookies(page)
+    found = CSRF_RE.search(page.text)
+    if not found or "csrftoken" not in cookies:
+        raise RuntimeError("link page has no CSRF form or cookie")
+    posted = await client.request(
+        "POST", f"/l/{token}/", headers={"Cookie": f"csrftoken={cookies['csrftoken']}"},
+        form={"csrfmiddlewaretoken": found.group(1)},
+    )
+    if posted.status != 302:
+        raise RuntimeError(f"link exchange answered {posted.status}: {posted.text[:200]}")
+    cookies.update(set_cookies(posted))
+    if "sessionid" not in cookies:
+        raise RuntimeError("link exchange set no session cookie")
+    return Device(cookies)
+
+
+def random_hand(rng: random.Random) -> dict[str, int]:
+    taken = rng.randint(0, 13)
+    return {"bids_0": rng.randint(1, 7), "bids_1": rng.randint(1, 7), "tricks_0": taken, "tricks_1": 13 - taken}
+
+
+def classify_error(ev: Event, status: int, text: str) -> str:
+    outcome = f"HTTP {status}"
+    if outcome not in ev.rec.error_examples:
+        title = re.search(r"<title>(.*?)</title>", text, re.S)
+        banner = re.search(r'class="banner banner-error"[^>]*>(.*?)<', text, re.S)
+        ev.rec.error_examples[outcome] = " | ".join(
+            " ".join(m.group(1).split()) for m in (title, banner) if m
+        ) or text[:200]
+    return outcome
+
+
+async def post_hand(ev: Event, endpoint: str, table: TableState, device: Device, number: int, key: str,
+                    hand: dict, *, conflict_ok: bool = False) -> tuple[str, int | None]:
+    """One POST of a hand. Returns (outcome, next hand number if the answer shows it)."""
+    data = {**hand, "number": number, "client_key": key}
+    start = time.perf_counter()
+    try:
+        response = await ev.client.request("POST", f"/matches/{table.match_id}/hands/", device.headers, data)
+    except ClientTimeout:
+        ev.rec.add(endpoint, time.perf_counter() - start, "timeout")
+        return "timeout", None
+    except ClientError as error:
+        ev.rec.add(endpoint, time.perf_counter() - start, f"connection error ({error})")
+        return "connection", None
+    latency = time.perf_counter() - start
+    body = response.content
+    found = NUMBER_RE.search(body)
+    shown = int(found.group(1)) if found else None
+    status = response.status
+    if status == 200:
+        outcome = "ok"
+        ev.acked.add(key)
+        if b"was already saved" in body:
+            ev.dedup_hits += 1
+    elif status == 409 and conflict_ok:
+        outcome = "conflict"
+    else:
+        outcome = classify_error(ev, status, response.text)
+    ev.rec.add(endpoint, latency, outcome)
+    return outcome, shown
+
+
+async def deliver(ev: Event, endpoint: str, table: TableState, device: Device, number: int, key: str,
+                  hand: dict, *, conflict_ok: bool = False) -> tuple[str, int | None]:
+    """Post until answered: a timeout or connection error is retried with the
+    same client_key (what the page's retry does), a few times."""
+    for attempt in range(TIMEOUT_RETRIES + 1):
+        outcome, shown = await post_hand(ev, endpoint, table, device, number, key, hand, conflict_ok=conflict_ok)
+        if outcome not in ("timeout", "connection"):
+            return outcome, shown
+        if attempt < TIMEOUT_RETRIES:
+            await asyncio.sleep(0.5 * (attempt + 1))
+    ev.given_up += 1
+    return outcome, None
+
+
+async def resync(ev: Event, table: TableState, device: Device) -> None:
+    """After an answer that did not show the next hand number: read the sheet."""
+    try:
+        page = await ev.client.request("GET", f"/matches/{table.match_id}/", {"Cookie": device.headers["Cookie"]})
+        found = NUMBER_RE.search(page.content)
+        if found:
+            table.next_number = int(found.group(1))
+    except Exception as error:  # noqa: BLE001 - keep the table going; the DB check tells the truth
+        ev.unexpected.append(f"resync of match {table.match_id} failed: {error!r}")
+
+
+async def submit(ev: Event, table: TableState, endpoint: str, mode: str) -> None:
+    """The table's next hand, in one of the ways real devices send it."""
+    number, key, hand = table.next_number, uuid.uuid4().hex, random_hand(ev.rng)
+    first = table.devices[0]
+    shown_numbers: list[int | None] = []
+    if mode == "double tap":
+
+        async def later():
+            await asyncio.sleep(0.03)
+            return await deliver(ev, endpoint, table, first, number, key, hand)
+
+        results = await asyncio.gather(deliver(ev, endpoint, table, first, number, key, hand), later())
+        shown_numbers = [s for _o, s in results]
+    elif mode == "resubmit":
+        outcome, shown = await deliver(ev, endpoint, table, first, number, key, hand)
+        shown_numbers.append(shown)
+        if outcome == "ok":  # the answer was "lost": the device sends the same form again
+            _outcome, shown = await deliver(ev, endpoint, table, first, number, key, hand)
+            shown_numbers.append(shown)
+    elif mode == "both devices":
+        second = table.devices[1]
+        other_key, other_hand = uuid.uuid4().hex, random_hand(ev.rng)
+        results = await asyncio.gather(
+            deliver(ev, endpoint, table, first, number, key, hand, conflict_ok=True),
+            deliver(ev, endpoint, table, second, number, other_key, other_hand, conflict_ok=True),
+        )
+        pair = tuple(sorted(o for o, _s in results))
+        ev.conflict_pairs[pair] += 1
+        if pair != ("conflict", "ok"):
+            ev.unexpected.append(f"two devices at match {table.match_id}, hand {number}: {pair}")
+        shown_numbers = [s for _o, s in results]
+    else:
+        _outcome, shown = await deliver(ev, endpoint, table, first, number, key, hand)
+        shown_numbers.append(shown)
+    shown = [s for s in shown_numbers if s is not None]
+    if shown:
+        table.next_number = max(shown)
+    else:
+        await resync(ev, table, first)
+
+
+def pick_mode(ev: Event, table: TableState) -> str:
+    r = ev.rng.random()
+    if len(table.devices) > 1 and r < BOTH_DEVICES:
+        return "both devices"
+    r = ev.rng.random()
+    if r < DOUBLE_TAP:
+        return "double tap"
+    if r < DOUBLE_TAP + RESUBMIT:
+        return "resubmit"
+    return "single"
+
+
+def table_schedule(rng: random.Random, seconds: float, round_ends: list[float]) -> list[float]:
+    times = [end + rng.uniform(0, BURST_SPREAD) for end in round_ends]
+    t = rng.expovariate(1 / EXTRA_EVERY)
+    while t < seconds:
+        times.append(t)
+        t += rng.expovariate(1 / EXTRA_EVERY)
+    return sorted(t for t in times if t < seconds)
+
+
+async def table_loop(ev: Event, table: TableState, start: float, times: list[float]) -> None:
+    loop = asyncio.get_running_loop()
+    for at in times:
+        await asyncio.sleep(max(0.0, start + at - loop.time()))
+        if ev.stopping or ev.rec.exhausted:
+            return
+        await submit(ev, table, RECORD, pick_mode(ev, table))
+
+
+async def spectator_loop(ev: Event, start: float, end: float, offset: float, path: str | None) -> None:
+    """Load the page once, then poll it every 5 s as htmx does."""
+    loop = asyncio.get_running_loop()
+    at = start + offset
+    first = True
+    while True:
+        await asyncio.sleep(max(0.0, at - loop.time()))
+        if ev.stopping or ev.rec.exhausted or loop.time() >= end:
+            return
+        url = path or ev.rng.choice(ev.spectate_paths)
+        headers = {} if first else {"HX-Request": "true"}
+        t0 = time.perf_counter()
+        try:
+            response = await ev.client.request("GET", url, headers)
+        except ClientTimeout:
+            ev.rec.add(STANDINGS, time.perf_counter() - t0, "timeout")
+        except ClientError as error:
+            ev.rec.add(STANDINGS, time.perf_counter() - t0, f"connection error ({error})")
+        else:
+            latency = time.perf_counter() - t0
+            outcome = "ok" if response.status == 200 else classify_error(ev, response.status, response.text)
+            ev.rec.add(STANDINGS, latency, outcome)
+        first = False
+        at = max(at + SPECTATOR_EVERY, loop.time())  # a late poll does not pile up
+
+
+async def lag_monitor(samples: list[float], until: float) -> None:
+    """How late the client's event loop wakes up (a busy client inflates latencies)."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < until:
+        before = loop.time()
+        await asyncio.sleep(0.05)
+        samples.append(loop.time() - before - 0.05)
+
+
+async def closed_loop(seconds: float, workers: int, body) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+
+    async def worker(k: int):
+        while loop.time() < end:
+            if not await body(k):
+                return
+
+    await asyncio.gather(*(worker(k) for k in range(workers)))
+
+
+@dataclass
+class PhaseResult:
+    name: str
+    seconds: float
+    stats: dict[str, Stats]
+    cpu_client: float
+    cpu_server: float
+    cpu_postgres: float
+    machine_busy: float  # share of all cores
+    lag_p99: float | None
+    access: dict[str, tuple[int, float | None, float | None]]  # endpoint -> (n, p50, p99) server-side
+
+
+def access_offset(server: Server) -> int:
+    return server.access_log.stat().st_size
+
+
+def access_stats(server: Server, start: int, end: int) -> dict[str, tuple[int, float | None, float | None]]:
+    with server.access_log.open("rb") as f:
+        f.seek(start)
+        chunk = f.read(end - start).decode(errors="replace")
+    times: dict[str, list[float]] = defaultdict(list)
+    for line in chunk.splitlines():
+        parts = line.split()
+        if len(parts) != 4:
+            continue
+        method, path, _status, micros = parts
+        if method == "POST" and re.fullmatch(r"/matches/\d+/hands/", path):
+            name = RECORD
+        elif method == "POST" and path == "/bench/baseline/":
+            name = BASELINE
+        elif method == "GET" and re.fullmatch(r"/tournaments/\d+/standings/|/matches/\d+/", path):
+            name = STANDINGS
+        else:
+            name = f"{method} other"
+        times[name].append(int(micros) / 1e6)
+    out = {}
+    for name, values in times.items():
+        values.sort()
+        out[name] = (len(values), percentile(values, 0.5), percentile(values, 0.99))
+    return out
+
+
+def cpu_mark(server: Server) -> CpuMark:
+    busy, total = machine_busy()
+    return CpuMark(time.process_time(), server.cpu(), postgres_cpu(), busy, total, time.monotonic())
+
+
+def phase_result(name: str, seconds: float, rec: Recorder, before: CpuMark, after: CpuMark, lag: list[float],
+                 access: dict, endpoints: list[str]) -> PhaseResult:
+    wall = after.wall - before.wall
+    total = after.total - before.total
+    lag.sort()
+    return PhaseResult(
+        name, seconds, {e: summarize(e, rec.samples.get(e, []), seconds) for e in endpoints},
+        (after.client - before.client) / wall, (after.server - before.server) / wall,
+        (after.postgres - before.postgres) / wall, (after.busy - before.busy) / total if total else 0.0,
+        percentile(lag, 0.99), access,
+    )
+
+
+async def run_load(args, server: Server, setup: dict) -> dict:
+    rng = random.Random(args.seed)
+    rec = Recorder(args.max_requests)
+    tables = [TableState(i, row["match"], row["token"]) for i, row in enumerate(setup["tables"])]
+    if args.spectate == "standings" and setup.get("standings_path"):
+        spectate_paths, spectate_note = [setup["standings_path"]], f"public standings page {setup['standings_path']}"
+    elif args.spectate.startswith("/"):
+        spectate_paths, spectate_note = [args.spectate], f"GET {args.spectate}"
+    else:
+        spectate_paths = [f"/matches/{t.match_id}/" for t in tables]
+        spectate_note = "score sheet GET /matches/<id>/ of a random table" + (
+            " (FALLBACK: no tournament standings page)" if args.spectate == "standings" else ""
+        )
+    results: dict = {"spectate": spectate_note, "phases": [], "notes": []}
+    client_class = HttpxClient if args.client == "httpx" else RawClient
+    client = client_class(server.base, args.connections, args.timeout)
+    try:
+        ev = Event(client, rec, rng, tables, spectate_paths, args.timeout)
+
+        # Devices exchange their table's link for a session (not timed).
+        start = time.perf_counter()
+        gate = asyncio.Semaphore(min(args.connections, 32))
+        second = set(range(math.ceil(len(tables) * SECOND_DEVICE_SHARE)))
+
+        async def enrol(table: TableState):
+            async with gate:
+                for _ in range(2 if table.index in second else 1):
+                    table.devices.append(await exchange_link(client, table.token))
+
+        await asyncio.gather(*(enrol(t) for t in tables))
+        devices = sum(len(t.devices) for t in tables)
+        print(f"  {devices} devices exchanged their links: {time.perf_counter() - start:.1f} s", flush=True)
+
+        # Phase A: baseline.
+        print(f"  phase A: baseline, {args.connections} clients, {args.baseline_seconds:.0f} s", flush=True)
+        baseline_acked = 0
+
+        async def baseline_body(_k):
+            nonlocal baseline_acked
+            t0 = time.perf_counter()
+            try:
+                response = await client.request("POST", "/bench/baseline/")
+            except ClientTimeout:
+                rec.add(BASELINE, time.perf_counter() - t0, "timeout")
+            except ClientError as error:
+                rec.add(BASELINE, time.perf_counter() - t0, f"connection error ({error})")
+            else:
+                ok = response.status == 204
+                baseline_acked += ok
+                outcome = "ok" if ok else classify_error(ev, response.status, response.text)
+                rec.add(BASELINE, time.perf_counter() - t0, outcome)
+            return not rec.exhausted
+
+        results["phases"].append(await measured(
+            "A", args.baseline_seconds, server, rec, [BASELINE],
+            closed_loop(args.baseline_seconds, args.connections, baseline_body),
+        ))
+        results["baseline_acked"] = baseline_acked
+
+        # Phase B: the event.
+        print(f"  phase B: event, {len(tables)} tables + {args.spectators} spectators, {args.seconds:.0f} s",
+              flush=True)
+        loop = asyncio.get_running_loop()
+        event_start = loop.time() + 0.5
+        round_ends = [FIRST_ROUND_END + k * ROUND_EVERY + rng.uniform(-1, 1)
+                      for k in range(int(args.seconds // ROUND_EVERY) + 1)
+                      if FIRST_ROUND_END + k * ROUND_EVERY < args.seconds]
+        schedules = [table_schedule(rng, args.seconds, round_ends) for _ in tables]
+        results["scheduled_hands"] = sum(len(s) for s in schedules)
+        results["round_ends"] = [round(t, 1) for t in round_ends]
+        fixed = spectate_paths[0] if len(spectate_paths) == 1 else None
+        tasks = [table_loop(ev, t, event_start, s) for t, s in zip(tables, schedules, strict=True)]
+        tasks += [spectator_loop(ev, event_start, event_start + args.seconds, rng.uniform(0, SPECTATOR_EVERY), fixed)
+                  for _ in range(args.spectators)]
+        # A submission still running at the end may finish: its retries are bounded.
+        drain = 0.5 + (TIMEOUT_RETRIES + 2) * (args.timeout + 1) + 5
+
+        async def event():
+            stopper = asyncio.create_task(stop_after(ev, event_start + args.seconds))
+            try:
+                await asyncio.wait_for(asyncio.gather(*tasks), args.seconds + drain)
+            except TimeoutError:
+                results["notes"].append(f"phase B: requests still running {drain:.0f} s after the end were cancelled")
+            finally:
+                stopper.cancel()
+
+        results["phases"].append(await measured("B", args.seconds, server, rec, [RECORD, STANDINGS], event()))
+
+        # Phase C: record-a-hand capacity at the baseline's concurrency.
+        workers = min(args.connections, len(tables))
+        print(f"  phase C: record-a-hand capacity, {workers} tables back to back, {args.baseline_seconds:.0f} s",
+              flush=True)
+
+        async def capacity_body(k):
+            await submit(ev, tables[k], CAPACITY, "single")
+            return not rec.exhausted
+
+        results["phases"].append(await measured(
+            "C", args.baseline_seconds, server, rec, [CAPACITY],
+            closed_loop(args.baseline_seconds, workers, capacity_body),
+        ))
+        results.update(
+            acked=ev.acked, dedup_hits=ev.dedup_hits, conflict_pairs=dict(ev.conflict_pairs), given_up=ev.given_up,
+            unexpected=ev.unexpected, devices=devices, error_examples=rec.error_examples, capped=rec.exhausted,
+        )
+    finally:
+        await client.aclose()
+    return results
+
+
+async def stop_after(ev: Event, at: float) -> None:
+    await asyncio.sleep(max(0.0, at - asyncio.get_running_loop().time()))
+    ev.stopping = True
+
+
+async def measured(name: str, seconds: float, server: Server, rec: Recorder, endpoints: list[str], work) -> PhaseResult:
+    lag: list[float] = []
+    offset = access_offset(server)
+    before = cpu_mark(server)
+    monitor = asyncio.create_task(lag_monitor(lag, asyncio.get_running_loop().time() + seconds))
+    try:
+        await work
+    finally:
+        monitor.cancel()
+    after = cpu_mark(server)
+    await asyncio.sleep(0.2)  # let the access log catch up
+    access = access_stats(server, offset, access_offset(server))
+    return phase_result(name, seconds, rec, before, after, lag, access, endpoints)
+
+
+# ------------------------------------------------------------ one database
+
+
+@dataclass
+class DbRun:
+    label: str
+    url: str
+    cleanup: list = field(default_factory=list)
+
+
+def create_database(kind: str, tmp: Path) -> DbRun:
+    if kind == "sqlite":
+        return DbRun("SQLite", f"sqlite:///{tmp / 'bench.sqlite3'}")
+    import psycopg
+
+    name = f"scorekeeper_bench_{os.getpid()}"
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+    def drop():
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return DbRun("PostgreSQL", PG_BENCH_URL.format(name=name), [drop])
+
+
+def server_env(db_url: str, tmp: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "BEHIND_HTTPS_PROXY")}
+    env.update(
+        DATABASE_URL=db_url,
+        DJANGO_SETTINGS_MODULE=SETTINGS_MODULE,
+        PYTHONPATH=os.pathsep.join([str(tmp), str(ROOT)]),
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="0",
+        SCOREKEEPER_BENCH_BASELINE="1",
+    )
+    return env
+
+
+def server_log_report(log: Path) -> dict:
+    text = log.read_text(errors="replace") if log.exists() else ""
+    lines = text.splitlines()
+    tracebacks, current = [], None
+    for line in lines:
+        if line.startswith("Traceback (most recent call last)"):
+            current = [line]
+            tracebacks.append(current)
+        elif current is not None:
+            current.append(line)
+            if line and not line.startswith((" ", "Traceback", "During handling", "The above exception")):
+                current = None
+    last_lines = Counter(tb[-1] for tb in tracebacks)
+    slow = defaultdict(list)
+    for line in lines:
+        found = re.match(r"SLOW QUERY (\d+) ms pid=\d+: (.*)", line)
+        if found:
+            slow[found.group(2)[:120]].append(int(found.group(1)))
+    return {
+        "tracebacks": len(tracebacks),
+        "exceptions": last_lines.most_common(8),
+        "first_traceback": "\n".join(tracebacks[0][-40:]) if tracebacks else "",
+        "locked": text.count("database is locked"),
+        "worker_timeouts": text.count("WORKER TIMEOUT"),
+        "server_errors": sum(1 for line in lines if "Internal Server Error" in line),
+        "csrf": sum(1 for line in lines if "Forbidden (CSRF" in line),
+        "slow": sorted(((len(v), max(v), sql) for sql, v in slow.items()), reverse=True)[:10],
+        "slow_total": sum(len(v) for v in slow.values()),
+    }
+
+
+def check_hands(verify: dict, acked: set[str]) -> dict:
+    rows = verify["hands"]
+    stored_keys = [key for _m, _n, key in rows]
+    counts = Counter(stored_keys)
+    stored = set(stored_keys)
+    by_match: dict[int, list[int]] = defaultdict(list)
+    for match_id, number, _key in rows:
+        by_match[match_id].append(number)
+    gaps = sum(1 for numbers in by_match.values() if sorted(numbers) != list(range(1, len(numbers) + 1)))
+    played = dict(verify["hands_played"])
+    mismatched = sum(1 for m, n in played.items() if n != len(by_match.get(m, [])))
+    return {
+        "stored": len(rows),
+        "acked": len(acked),
+        "lost": len(acked - stored),
+        "duplicated": sum(n - 1 for n in counts.values() if n > 1) + counts.get(None, 0),
+        "unacked_stored": len(stored - acked - {None}),
+        "gaps": gaps,
+        "hands_played_mismatch": mismatched,
+        "audit_events": verify["hand_audits"],
+    }
+
+
+def wait_quiet(seconds: float) -> float:
+    """The machine's load now; with --wait-quiet, first wait (up to that long)
+    until other processes leave at least 80 % of the cores idle."""
+    load = machine_load()
+    deadline = time.monotonic() + seconds
+    while load > 0.2 and time.monotonic() < deadline:
+        print(f"  machine busy {load:.0%}: waiting for it to quieten", flush=True)
+        time.sleep(8)
+        load = machine_load()
+    if load > 0.2:
+        print(f"  WARNING: the machine is {load:.0%} busy with other processes: figures will be lower", flush=True)
+    return load
+
+
+def run_database(kind: str, args) -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix=f"scorekeeper-bench-{kind}-"))
+    db = None
+    server = None
+    log = tmp / "setup.log"
+    print(f"\n=== {kind}: working folder {tmp}", flush=True)
+    try:
+        db = create_database(kind, tmp)
+        (tmp / f"{SETTINGS_MODULE}.py").write_text(
+            SETTINGS_TEXT.format(static_root=str(tmp / "static"), slow_ms=SLOW_QUERY_MS)
+        )
+        env = server_env(db.url, tmp)
+        run_child([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate", log)
+        run_child([PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0"], env, "collectstatic", log)
+        setup_path = tmp / "setup.json"
+        run_child([PYTHON, str(Path(__file__).resolve()), "_setup", str(setup_path), str(args.tables)], env,
+                  f"fixtures ({args.tables} tables)", log)
+        setup = json.loads(setup_path.read_text())
+        load_before = wait_quiet(args.wait_quiet)
+        server = Server(env, tmp, args.workers, args.threads)
+        server.wait_ready()
+        print(f"  gunicorn on {server.base}: {args.workers} workers x {args.threads} threads", flush=True)
+        results = asyncio.run(run_load(args, server, setup))
+        server.stop()
+        verify_path = tmp / "verify.json"
+        run_child([PYTHON, str(Path(__file__).resolve()), "_verify", str(verify_path)], env, "verify", log)
+        verify = json.loads(verify_path.read_text())
+        results["hands"] = check_hands(verify, results.pop("acked"))
+        results["baseline_rows"] = verify["baseline_rows"]
+        results["server_log"] = server_log_report(server.log)
+        results["label"] = db.label
+        results["load_before"] = load_before
+        results["kind"] = kind
+        return results
+    finally:
+        if server is not None:
+            server.stop()
+        for step in db.cleanup if db else []:
+            try:
+                step()
+            except Exception as error:  # noqa: BLE001 - report and go on cleaning
+                print(f"  cleanup failed: {error!r}", file=sys.stderr)
+        if args.keep:
+            print(f"  kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ------------------------------------------------------------ report
+
+
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value * 1000:.0f}"
+
+
+def mark(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def report(r: dict, args) -> tuple[list[str], bool]:
+    phases = {p.name: p for p in r["phases"]}
+    a, b, c = phases["A"], phases["B"], phases["C"]
+    base, rec, stand, cap = a.stats[BASELINE], b.stats[RECORD], b.stats[STANDINGS], c.stats[CAPACITY]
+    out = [
+        "",
+        f"=== {r['label']}: gunicorn {args.workers} workers x {args.threads} threads; {args.tables} tables "
+        f"({r['devices']} devices), {args.spectators} spectators; client: {args.client}, {args.connections} "
+        f"connections, timeout {args.timeout:.0f} s",
+        f"    spectators watch: {r['spectate']}",
+        "",
+        f"{'phase / endpoint':<32}{'requests':>9}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}"
+        f"{'409 ok':>8}{'x base':>8}",
+    ]
+    for phase, stats in (("A", base), ("B", rec), ("B", stand), ("C", cap)):
+        ratio = stats.rate / base.rate if base.rate else 0.0
+        out.append(
+            f"{phase + '  ' + stats.endpoint:<32}{stats.requests:>9}{stats.rate:>8.1f}{ms(stats.p50):>8}"
+            f"{ms(stats.p95):>8}{ms(stats.p99):>8}{stats.errors:>8}{stats.conflicts:>8}{ratio:>8.2f}"
+        )
+    out.append("")
+    out.append("server side (gunicorn access log, time in the app): " + "; ".join(
+        f"{p.name} {name} n={n} p50 {ms(p50)} p99 {ms(p99)} ms"
+        for p in (a, b, c) for name, (n, p50, p99) in sorted(p.access.items())
+    ))
+    cores = os.cpu_count() or 1
+    out.append(f"machine busy before the run (other processes): {r['load_before']:.0%} of {cores} cores")
+    for p in (a, b, c):
+        other = max(0.0, p.machine_busy * cores - p.cpu_client - p.cpu_server - p.cpu_postgres)
+        out.append(f"CPU phase {p.name} (cores): client {p.cpu_client:.2f}, gunicorn {p.cpu_server:.2f}, "
+                   f"postgres {p.cpu_postgres:.2f}, everything else {other:.2f}; machine busy "
+                   f"{p.machine_busy:.0%} of {cores}; client loop lag p99 {ms(p.lag_p99)} ms")
+    for stats in (base, rec, stand, cap):
+        errs = {o: n for o, n in stats.outcomes.items() if o not in ("ok", "conflict")}
+        if errs:
+            out.append(f"errors, {stats.endpoint}: {errs}")
+    for outcome, example in r["error_examples"].items():
+        out.append(f"  first {outcome}: {example[:300]}")
+    h = r["hands"]
+    out.append(
+        f"hands: scheduled in the event {r['scheduled_hands']}; "
+        f"acknowledged (unique client keys with 200) {h['acked']}; "
+        f"stored {h['stored']}; lost {h['lost']}; duplicated {h['duplicated']}; stored but never acknowledged "
+        f"{h['unacked_stored']}; matches with gaps {h['gaps']}; hands_played mismatches {h['hands_played_mismatch']}; "
+        f"'hand recorded' audit events {h['audit_events']}"
+    )
+    out.append(
+        f"retries: {r['dedup_hits']} answered 'already saved' (double taps and resubmissions, nothing written); "
+        f"two devices at once: {r['conflict_pairs']}; submissions given up after {TIMEOUT_RETRIES} retries: "
+        f"{r['given_up']}"
+    )
+    out.append(f"baseline rows: {r['baseline_rows']} stored, {r.get('baseline_acked', 0)} answered 204")
+    for line in r["unexpected"][:10]:
+        out.append(f"unexpected: {line}")
+    s = r["server_log"]
+    out.append(
+        f"server log: {s['tracebacks']} tracebacks, {s['server_errors']} 'Internal Server Error', {s['locked']} "
+        f"'database is locked', {s['worker_timeouts']} worker timeouts, {s['csrf']} CSRF refusals, "
+        f"{s['slow_total']} queries >= {SLOW_QUERY_MS} ms"
+    )
+    for last, n in s["exceptions"]:
+        out.append(f"  {n} x {last}")
+    for n, worst, sql in s["slow"][:6]:
+        out.append(f"  slow: {n} x (max {worst} ms) {sql}")
+    if s["first_traceback"]:
+        out.append("  first traceback:\n    " + s["first_traceback"].replace("\n", "\n    "))
+    for note in r["notes"]:
+        out.append(f"NOTE: {note}")
+    if r.get("capped"):
+        out.append(f"NOTE: the request cap --max-requests {args.max_requests} was reached")
+
+    capacity_ratio = cap.rate / base.rate if base.rate else 0.0
+    event_ratio = rec.rate / base.rate if base.rate else 0.0
+    lost_ok = h["lost"] == 0 and h["duplicated"] == 0 and h["stored"] == h["acked"]
+    targets = [
+        (rec.errors == 0 and stand.errors == 0 and cap.errors == 0 and not r["unexpected"],
+         f"zero errors: record a hand {rec.errors} (capacity phase {cap.errors}), standings {stand.errors}, "
+         f"unexpected outcomes {len(r['unexpected'])}"),
+        (lost_ok, f"zero lost hands: stored {h['stored']} = acknowledged {h['acked']} (lost {h['lost']}, "
+                  f"duplicated {h['duplicated']}, stored unacknowledged {h['unacked_stored']})"),
+        (rec.p99 is not None and rec.p99 * 1000 < TARGET_RECORD_P99_MS,
+         f"record a hand p99 < {TARGET_RECORD_P99_MS} ms: {ms(rec.p99)} ms"),
+        (capacity_ratio >= TARGET_RATIO,
+         f"record a hand throughput >= {TARGET_RATIO:.0%} of the baseline: capacity {cap.rate:.1f}/s = "
+         f"{capacity_ratio:.0%} of {base.rate:.1f}/s (event phase {rec.rate:.1f}/s = {event_ratio:.0%}: the offered "
+         f"load)"),
+        (stand.p99 is not None and stand.p99 * 1000 < TARGET_STANDINGS_P99_MS,
+         f"standings p99 < {TARGET_STANDINGS_P99_MS} ms: {ms(stand.p99)} ms"),
+    ]
+    out.append("targets:")
+    out += [f"  [{mark(ok)}] {text}" for ok, text in targets]
+    return out, all(ok for ok, _ in targets)
+
+
+def summary_row(r: dict) -> dict:
+    phases = {p.name: p for p in r["phases"]}
+    return {
+        "database": r["label"],
+        "baseline": vars(phases["A"].stats[BASELINE]),
+        "record": vars(phases["B"].stats[RECORD]),
+        "standings": vars(phases["B"].stats[STANDINGS]),
+        "capacity": vars(phases["C"].stats[CAPACITY]),
+        "hands": r["hands"],
+        "server_log": {k: v for k, v in r["server_log"].items() if k != "first_traceback"},
+        "cpu": {p.name: {"client": p.cpu_client, "gunicorn": p.cpu_server, "machine": p.machine_busy}
+                for p in r["phases"]},
+    }
+
+
+# ------------------------------------------------------------ main
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seconds", type=float, default=60, help="length of the event (phase B), default 60")
+    p.add_argument("--tables", type=int, default=500, help="tables (2 players each), default 500")
+    p.add_argument("--spectators", type=int, default=500, help="spectators polling every 5 s, default 500")
+    p.add_argument("--workers", type=int, default=3, help="gunicorn workers, default 3")
+    p.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker, default 4")
+    p.add_argument("--only", choices=("sqlite", "postgres"), help="run one database only")
+    p.add_argument("--connections", type=int, default=64,
+                   help="client connection limit; also the concurrency of phases A and C (default 64)")
+    p.add_argument("--baseline-seconds", type=float, default=10, help="length of phases A and C, default 10")
+    p.add_argument("--timeout", type=float, default=10, help="per-request timeout in s, default 10")
+    p.add_argument("--client", choices=("raw", "httpx"), default="raw",
+                   help="HTTP client of the load: a lean asyncio one (default) or httpx.AsyncClient")
+    p.add_argument("--spectate", default="standings",
+                   help="what spectators poll: 'standings' (the tournament's public page; falls back to 'sheet' "
+                        "if there is none), 'sheet' (GET /matches/<id>/ of random tables) or a path")
+    p.add_argument("--max-requests", type=int, default=300_000, help="hard cap on requests per database")
+    p.add_argument("--seed", type=int, default=1, help="random seed of the schedule")
+    p.add_argument("--json", help="also write the figures to this JSON file")
+    p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+                   help="before each run wait up to this long for other processes to leave the cores idle")
+    p.add_argument("--keep", action="store_true", help="keep the temp folder (logs) of each run")
+    args = p.parse_args(argv)
+    if args.tables < 1 or args.spectators < 0 or args.seconds <= 0 or args.connections < 1:
+        p.error("--tables and --connections must be >= 1, --spectators >= 0, --seconds > 0")
+    if not (args.spectate in ("standings", "sheet") or args.spectate.startswith("/")):
+        p.error("--spectate: standings, sheet or a path starting with /")
+    return args
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["_setup"]:
+        child_setup(argv[1], int(argv[2]))
+        return 0
+    if argv[:1] == ["_verify"]:
+        child_verify(argv[1])
+        return 0
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the cleanups
+    kinds = [args.only] if args.only else ["sqlite", "postgres"]
+    all_ok, summaries, printed = True, [], []
+    started = time.perf_counter()
+    for kind in kinds:
+        result = run_database(kind, args)
+        lines, ok = report(result, args)
+        print("\n".join(lines), flush=True)
+        printed.append(lines)
+        all_ok &= ok
+        summaries.append(summary_row(result))
+    if len(printed) > 1:
+        print("\n" + "\n\n".join("\n".join(lines) for lines in printed))
+    print(f"\ntotal time {time.perf_counter() - started:.0f} s; all targets {'met' if all_ok else 'NOT met'}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "results": summaries}, indent=2, default=str))
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

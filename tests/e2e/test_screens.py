@@ -1,0 +1,59 @@
+"""Screenshots of every main screen at phone and tablet size, for people to
+look at (saved under SCREENSHOT_DIR), and the layout rules of UX.md that a
+machine can check on each: the page never scrolls sideways, the entry form
+never does, the history table does not for 2-4 players, and what a thumb
+presses on the score sheet is at least 44 px.
+
+Known breaks of these rules have their own xfail tests in test_bugs.py and are
+left out here, so that this test still guards everything else."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import SCREEN_GROUPS, open_screens
+
+pytestmark = pytest.mark.e2e
+
+LAYOUT = """() => {
+    const doc = document.documentElement;
+    const out = {pageOverflow: doc.scrollWidth - doc.clientWidth, formOverflow: null, tableOverflow: null,
+                 players: document.querySelectorAll('#totals li').length, small: []};
+    const form = document.querySelector('#entry-form');
+    if (form) out.formOverflow = form.scrollWidth - form.clientWidth;
+    const table = document.querySelector('.table-scroll');
+    if (table) out.tableOverflow = table.scrollWidth - table.clientWidth;
+    // Tap targets on the score sheet: what a thumb presses while entering a hand.
+    // (The history's Edit links: test_bugs.py::test_edit_links_are_44px_tap_targets.)
+    const targets = document.querySelectorAll(
+        '#entry button, #entry select, #entry input:not([type=radio]):not([type=checkbox]):not([type=hidden]),' +
+        ' #entry summary, #entry .segmented label span, #entry label.check, .menu summary');
+    for (const el of targets) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;  // not shown
+        if (r.height < 44 || r.width < 44) {
+            const text = (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+            out.small.push(`${el.tagName.toLowerCase()} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("group", SCREEN_GROUPS)
+def test_screenshots_and_layout(app, shot, size, group):
+    problems = []
+    for name in open_screens(app, group):
+        app.page.evaluate("window.scrollTo(0, 0)")  # else the sticky totals bar is drawn mid-page
+        shot(name)
+        layout = app.page.evaluate(LAYOUT)
+        # 5-7 players: test_bugs.py::test_wide_history_table_does_not_make_the_page_scroll_sideways
+        if layout["pageOverflow"] > 0 and layout["players"] <= 4:
+            problems.append(f"{name}: the page scrolls sideways by {layout['pageOverflow']}px")
+        if layout["formOverflow"]:
+            problems.append(f"{name}: the entry form scrolls sideways by {layout['formOverflow']}px")
+        if layout["tableOverflow"] and layout["players"] <= 4:
+            problems.append(f"{name}: the history table of {layout['players']} players scrolls sideways")
+        if layout["small"]:
+            problems.append(f"{name}: tap targets under 44px: {', '.join(layout['small'])}")
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,854 @@
+"""Hostile input. A logged-in organiser POSTs generated junk (real and random
+field names; unicode, NUL bytes, 100k-character strings, huge and negative
+numbers, repeated keys, urlencoded and raw bodies) at the hand-entry
+endpoints of all four games: the server never answers 5xx, and the stored
+hands change only when the engine accepts the result. Plain tests cover
+unknown ids (404), wrong methods (405), oversized and non-UTF-8 bodies
+(400 / no 5xx) and junk new-match options (422).
+
+Runs on SQLite and PostgreSQL. At the end of the module the number of
+hostile inputs tried and the 5xx answers seen are printed.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.http import QueryDict
+from django.test import Client
+from django.utils.datastructures import MultiValueDict
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import services
+from scorekeeper.models import AccessLink, AuditEvent, Hand, Match, Player
+from scorekeeper.scoring import check_bidding, score_match
+from scorekeeper.services import Actor
+
+pytestmark = pytest.mark.django_db
+
+ON_POSTGRES = connection.vendor == "postgresql"
+User = get_user_model()
+
+STATS = {"tried": 0, "5xx": 0, "5xx_pinned": 0, "skipped_known_bug": 0, "written": 0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _print_tally(request):
+    yield
+    line = (
+        f"test_hostile_input: hostile inputs tried: {STATS['tried']}, 5xx seen: {STATS['5xx'] + STATS['5xx_pinned']} "
+        f"({STATS['5xx_pinned']} in the xfail tests that pin known bugs, {STATS['5xx']} elsewhere; "
+        f"writes the engine accepted: {STATS['written']}; "
+        f"generated inputs set aside because they hit a bug already pinned by an xfail test: "
+        f"{STATS['skipped_known_bug']})"
+    )
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(f"\n{line}")
+
+
+def _count(response, pinned: bool = False) -> None:
+    """Tally one hostile request; ``pinned``: sent by a test that pins a known bug (xfail)."""
+    STATS["tried"] += 1
+    if response.status_code >= 500:
+        STATS["5xx_pinned" if pinned else "5xx"] += 1
+
+
+def _describe(response) -> str:
+    exc = getattr(response, "exc_info", None)
+    return f"{response.status_code}: {exc[1]!r}" if exc else str(response.status_code)
+
+
+# ------------------------------------------------------------------ fixtures
+
+PLAYERS = {
+    "spades": ["Ann", "Bob"],
+    "drawbridge": ["Ann", "Bob"],
+    "sixtysix": ["Ann", "Bob"],
+    "ohhell": ["Ann", "Bob", "Cat"],
+}
+# Targets out of reach, so that generated hands keep the match open.
+OPTIONS = {
+    "spades": {"target": 10**6},
+    "drawbridge": {"target": 10**6},
+    "sixtysix": {"target": 10**4},
+    "ohhell": {"schedule": "up_down"},
+}
+FIRST_HAND = {
+    "spades": {"bids": [4, 5], "tricks": [6, 7]},
+    "drawbridge": {"declarer": 0, "level": 3, "strain": "NT", "tricks": 9},
+    "sixtysix": {"end": "out", "player": 0, "points": [71, 38], "opponent_took_trick": True},
+    "ohhell": {"bids": [0, 1, 0], "tricks": [0, 1, 0]},
+}
+
+
+@pytest.fixture
+def organiser():
+    return User.objects.create_user(username="org", password=None)
+
+
+@pytest.fixture
+def org_client(organiser) -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(organiser)
+    return client
+
+
+def _start(game: str, organiser, hands=1) -> Match:
+    match = services.start_match(
+        game=game, player_names=PLAYERS[game], options=OPTIONS[game], actor=Actor("organiser org", organiser)
+    )
+    for _ in range(hands):
+        services.record_hand(match_id=match.pk, entry=FIRST_HAND[game])
+    return Match.objects.get(pk=match.pk)
+
+
+def state(match: Match) -> dict:
+    m = Match.objects.get(pk=match.pk)
+    return {
+        "hands": list(Hand.objects.filter(match=m).order_by("number").values_list("number", "entry", "client_key")),
+        "version": m.version,
+        "totals": m.totals,
+        "winners": m.winners,
+        "status": m.status,
+        "hands_played": m.hands_played,
+        "pending": m.pending_bidding,
+        "audit": AuditEvent.objects.filter(match=m).count(),
+        "matches": Match.objects.count(),
+        "players": Player.objects.count(),
+        "links": AccessLink.objects.count(),
+    }
+
+
+def engine_input(match: Match, entries: list) -> dict:
+    names = list(match.seats.order_by("position").values_list("player__name", flat=True))
+    return {"game": match.game, "players": names, "options": match.options, "hands": entries}
+
+
+# ---------------------------------------------------------------- strategies
+
+SEAT_FIELDS = [f"{name}_{i}" for name in ("bids", "tricks", "points") for i in range(8)]
+REAL_FIELDS = [
+    *SEAT_FIELDS,
+    "declarer",
+    "level",
+    "strain",
+    "double",
+    "passed_out",
+    "end",
+    "player",
+    "opponent_took_trick",
+    "opponent_trick_at_close",
+    "opponent_claimed",
+    "number",
+    "client_key",
+    "version",
+    "csrfmiddlewaretoken",
+    "event",
+    "which",
+]
+PLAUSIBLE = [
+    "0",
+    "1",
+    "2",
+    "3",
+    "6",
+    "7",
+    "8",
+    "9",
+    "12",
+    "13",
+    "14",
+    "-1",
+    "66",
+    "130",
+    "NT",
+    "C",
+    "D",
+    "H",
+    "S",
+    "none",
+    "double",
+    "redouble",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "true",
+    "false",
+    "out",
+    "closed",
+    "played_out",
+    "blind_nil",
+    "",
+    " 7 ",
+    "07",
+    "+5",
+]
+SPECIAL = [
+    "\u00b2",
+    "\u0661\u0662",
+    "\uff11\uff12",
+    "9" * 5000,
+    "1_0",
+    "0x10",
+    "1e3",
+    "-0",
+    "NaN",
+    "inf",
+    "\x00",
+    "3\x00",
+    "None",
+    "null",
+    "[1, 2]",
+    '{"a": 1}',
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "%00",
+    "\ud7ff",
+    "\u202e7",
+    "\ufeff3",
+    "7\u00a0",
+    "\u0000" * 30,
+    "1" * 21,
+    "9" * 19,
+    str(2**63),
+    str(-(2**63) - 1),
+]
+
+names = st.one_of(st.sampled_from(REAL_FIELDS), st.text(max_size=30))
+long_text = st.builds(
+    lambda ch, n: ch * n,
+    st.sampled_from(["a", "9", "\x00", "\u00e9", "\U0001f0a1", " ", "%"]),
+    st.integers(1000, 100_000),
+)
+value = st.one_of(
+    st.sampled_from(PLAUSIBLE),
+    st.sampled_from(SPECIAL),
+    st.integers(-(10**30), 10**30).map(str),
+    st.text(max_size=40),
+    long_text,
+)
+field_value = st.one_of(value, value, value, st.lists(value, min_size=2, max_size=4))
+hostile_form = st.dictionaries(names, field_value, max_size=20)
+
+small = st.integers(0, 13).map(str)
+optional_number = st.one_of(st.none(), st.none(), st.integers(0, 40).map(str))
+
+
+def _spades():
+    bid = st.sampled_from([*map(str, range(14)), "blind_nil"])
+    return st.builds(
+        lambda b0, b1, t: {"bids_0": b0, "bids_1": b1, "tricks_0": str(t), "tricks_1": str(13 - t)},
+        bid,
+        bid,
+        st.integers(0, 13),
+    )
+
+
+def _drawbridge():
+    contract = st.fixed_dictionaries(
+        {
+            "declarer": st.sampled_from(["0", "1"]),
+            "level": st.integers(1, 7).map(str),
+            "strain": st.sampled_from(["C", "D", "H", "S", "NT"]),
+            "tricks": small,
+        },
+        optional={"double": st.sampled_from(["none", "double", "redouble"]), "passed_out": st.just("no")},
+    )
+    return st.one_of(contract, st.just({"passed_out": "yes"}))
+
+
+def _sixtysix():
+    return st.fixed_dictionaries(
+        {
+            "end": st.sampled_from(["out", "closed", "played_out"]),
+            "player": st.sampled_from(["0", "1"]),
+            "points_0": st.integers(0, 130).map(str),
+            "points_1": st.integers(0, 130).map(str),
+            "opponent_took_trick": st.sampled_from(["yes", "no"]),
+        },
+        optional={
+            "opponent_trick_at_close": st.sampled_from(["yes", "no"]),
+            "opponent_claimed": st.sampled_from(["yes", "no"]),
+        },
+    )
+
+
+def _ohhell():
+    n = st.integers(0, 3).map(str)
+    return st.fixed_dictionaries({f"{f}_{i}": n for f in ("bids", "tricks") for i in range(3)})
+
+
+NEAR_VALID = {"spades": _spades(), "drawbridge": _drawbridge(), "sixtysix": _sixtysix(), "ohhell": _ohhell()}
+
+
+@st.composite
+def submissions(draw, game: str):
+    """(pairs, encoding): the form as (name, value) pairs and how to send it."""
+    base = draw(st.one_of(NEAR_VALID[game], st.just({})))
+    extra = draw(hostile_form)
+    overlay = draw(st.booleans())
+    form = {**base, **extra} if overlay else (extra or base)
+    for key in ("number", "version"):
+        chosen = draw(optional_number)
+        if chosen is not None and key not in form:
+            form[key] = chosen
+    if draw(st.booleans()):
+        form["client_key"] = draw(st.one_of(st.uuids().map(lambda u: u.hex), value))
+    pairs = []
+    for key, val in form.items():
+        for v in val if isinstance(val, list) else [val]:
+            pairs.append((key, v))
+    encoding = draw(st.sampled_from(["multipart", "urlencoded", "urlencoded", "raw"]))
+    raw = draw(st.binary(max_size=300)) if encoding == "raw" else b""
+    return pairs, encoding, raw
+
+
+def _send(client: Client, url: str, pairs, encoding: str, raw: bytes, htmx: bool):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    if encoding == "multipart":
+        data = MultiValueDict()
+        for k, v in pairs:
+            data.appendlist(k, v)
+        return client.post(url, {k: data.getlist(k) for k in data}, **headers)
+    body = urlencode(pairs) if encoding == "urlencoded" else urlencode(pairs).encode() + b"&" + raw
+    return client.post(url, body, content_type="application/x-www-form-urlencoded", **headers)
+
+
+def _as_received(pairs, encoding: str, raw: bytes) -> QueryDict:
+    """The POST data the view sees (for telling known-bug inputs apart)."""
+    if encoding == "multipart":
+        received = QueryDict(mutable=True)
+        for k, v in pairs:
+            received.appendlist(k, v)
+        return received
+    body = urlencode(pairs) if encoding == "urlencoded" else urlencode(pairs).encode() + b"&" + raw
+    return QueryDict(body)
+
+
+def _unparsable_digits(text: str) -> bool:
+    if not text.isdigit():
+        return False
+    try:
+        int(text)
+    except ValueError:
+        return True
+    return False
+
+
+def hits_known_bug(game: str, endpoint: str, data: QueryDict) -> bool:
+    """Inputs that reach the bugs pinned by the xfail tests below; the
+    generated test sets them aside so that it goes on looking for new ones."""
+    # test_preview_with_digits_that_int_cannot_read_is_not_a_500
+    seats = range(len(PLAYERS[game]))
+    if (
+        endpoint == "preview"
+        and game in ("spades", "ohhell")
+        and any(_unparsable_digits(data.get(f"bids_{seat}", "")) for seat in seats)
+    ):
+        return True
+    # test_nul_in_client_key_is_not_a_500 (PostgreSQL refuses NUL in text)
+    return ON_POSTGRES and endpoint == "record_hand" and "\x00" in (data.get("client_key") or "")[:64]
+
+
+ENDPOINTS = ["record_hand", "save_bids", "preview", "edit_hand"]
+HYPOTHESIS = settings(
+    max_examples=20,
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS)
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_generated_hostile_forms_never_5xx_and_write_only_what_the_engine_accepts(
+    organiser, org_client, game, endpoint
+):
+    match = _start(game, organiser)
+
+    @HYPOTHESIS
+    @given(submission=submissions(game), htmx=st.booleans(), number=st.integers(0, 4))
+    def check(submission, htmx, number):
+        pairs, encoding, raw = submission
+        if hits_known_bug(game, endpoint, _as_received(pairs, encoding, raw)):
+            STATS["skipped_known_bug"] += 1
+            assume(False)
+        url = {
+            "record_hand": f"/matches/{match.pk}/hands/",
+            "save_bids": f"/matches/{match.pk}/bids/",
+            "preview": f"/matches/{match.pk}/preview/",
+            "edit_hand": f"/matches/{match.pk}/hands/{number}/edit/",
+        }[endpoint]
+        before = state(match)
+        response = _send(org_client, url, pairs, encoding, raw, htmx)
+        _count(response)
+        after = state(match)
+        assert response.status_code < 500, _describe(response)
+        _check_write(match, endpoint, number, response, before, after)
+
+    check()
+
+
+def _check_write(match, endpoint, number, response, before, after) -> None:
+    if after == before:
+        return
+    assert endpoint != "preview", "a preview changed the database"
+    STATS["written"] += 1
+    assert response.status_code < 400, f"{response.status_code} but the database changed"
+    assert after["audit"] == before["audit"] + 1
+    assert after["version"] == before["version"] + 1
+    for key in ("matches", "players", "links"):
+        assert after[key] == before[key]
+    entries = [entry for _n, entry, _k in after["hands"]]
+    assert [n for n, _e, _k in after["hands"]] == list(range(1, len(entries) + 1))
+    result = score_match(engine_input(match, entries))  # the engine accepts what is stored
+    m = Match.objects.get(pk=match.pk)
+    assert (m.totals, m.winners, m.hands_played) == (result["totals"], result["winners"], len(entries))
+    if endpoint == "record_hand":
+        assert after["hands"][:-1] == before["hands"]
+        assert len(after["hands"]) == len(before["hands"]) + 1
+        assert after["pending"] is None
+    elif endpoint == "save_bids":
+        assert after["hands"] == before["hands"]
+        check_bidding(engine_input(match, entries), after["pending"])
+    else:
+        assert len(after["hands"]) == len(before["hands"])
+        changed = [i + 1 for i, (x, y) in enumerate(zip(before["hands"], after["hands"], strict=True)) if x != y]
+        assert changed in ([], [number])
+
+
+# ------------------------------------------------------- ids, methods, bodies
+
+
+@pytest.fixture
+def spades(organiser) -> Match:
+    return _start("spades", organiser, hands=2)
+
+
+def _match_urls(match_id: int, link_id: int = 1):
+    m = f"/matches/{match_id}"
+    return [
+        ("GET", f"{m}/"),
+        ("POST", f"{m}/bids/"),
+        ("POST", f"{m}/bids/clear/"),
+        ("POST", f"{m}/hands/"),
+        ("POST", f"{m}/preview/"),
+        ("GET", f"{m}/hands/1/edit/"),
+        ("POST", f"{m}/hands/1/edit/"),
+        ("GET", f"{m}/undo/"),
+        ("POST", f"{m}/undo/"),
+        ("GET", f"{m}/share/"),
+        ("POST", f"{m}/share/"),
+        ("POST", f"{m}/share/{link_id}/revoke/"),
+        ("GET", f"{m}/history/"),
+        ("POST", f"{m}/history/"),
+        ("POST", f"{m}/co-organisers/"),
+        ("POST", f"{m}/abandon/"),
+        ("POST", f"{m}/reopen/"),
+        ("POST", f"{m}/again/"),
+    ]
+
+
+@pytest.mark.parametrize("missing", [999_999, 2**63, 10**30])
+@pytest.mark.parametrize("who", ["organiser", "superuser", "anonymous"])
+def test_unknown_match_is_404_on_every_match_url(spades, organiser, missing, who):
+    client = Client(raise_request_exception=False)
+    if who == "organiser":
+        client.force_login(organiser)
+    elif who == "superuser":
+        client.force_login(User.objects.create_superuser(username="root", password=None))
+    before = state(spades)
+    for method, url in _match_urls(missing):
+        data = {"bids_0": "4", "bids_1": "5", "tricks_0": "6", "tricks_1": "7", "event": "1", "username": "org"}
+        response = client.post(url, data) if method == "POST" else client.get(url)
+        _count(response)
+        assert response.status_code == 404, (method, url, _describe(response))
+    assert state(spades) == before
+
+
+def test_unknown_things_inside_a_known_match_are_404(spades, org_client):
+    link, _token = services.issue_link(match_id=spades.pk, label="x", actor=services.SYSTEM)
+    other = _start("spades", User.objects.create_user(username="b", password=None))
+    other_link, _token = services.issue_link(match_id=other.pk, label="y", actor=services.SYSTEM)
+    m = f"/matches/{spades.pk}"
+    before = state(spades)
+    cases = [
+        ("GET", f"{m}/hands/3/edit/", {}),
+        ("POST", f"{m}/hands/3/edit/", {}),
+        ("GET", f"{m}/hands/0/edit/", {}),
+        ("POST", f"{m}/hands/{10**30}/edit/", {}),
+        ("POST", f"{m}/share/{link.pk + 1000}/revoke/", {}),
+        ("POST", f"{m}/share/{other_link.pk}/revoke/", {}),
+        ("POST", f"{m}/share/{10**30}/revoke/", {}),
+        ("POST", f"{m}/explode/", {}),
+        ("POST", f"{m}/history/", {"event": "999999"}),
+        ("POST", f"{m}/history/", {"event": str(10**30)}),
+        ("POST", f"{m}/history/", {"event": "junk"}),
+        ("POST", f"{m}/history/", {"event": "-3"}),
+        ("GET", "/players/999999/rename/", {}),
+        ("POST", f"/players/{10**30}/rename/", {"name": "x"}),
+        ("GET", "/l/nope/", {}),
+        ("GET", "/matches/abc/", {}),
+        ("GET", "/matches/-1/", {}),
+    ]
+    for method, url, data in cases:
+        response = org_client.post(url, data) if method == "POST" else org_client.get(url)
+        _count(response)
+        assert response.status_code == 404, (method, url, _describe(response))
+    assert state(spades) == before
+    assert AccessLink.objects.filter(revoked_at__isnull=False).count() == 0
+
+
+POST_ONLY = [
+    "bids/",
+    "bids/clear/",
+    "hands/",
+    "preview/",
+    "abandon/",
+    "reopen/",
+    "again/",
+    "co-organisers/",
+    "share/{link}/revoke/",
+]
+PAGES = ["", "hands/1/edit/", "undo/", "share/", "history/"]
+
+
+def test_wrong_methods_are_405(spades, org_client):
+    link, token = services.issue_link(match_id=spades.pk, label="x", actor=services.SYSTEM)
+    m = f"/matches/{spades.pk}/"
+    before = state(spades)
+    for path in POST_ONLY:
+        url = m + path.format(link=link.pk)
+        for method in ("get", "head", "put", "delete", "patch"):
+            response = getattr(org_client, method)(url)
+            _count(response)
+            assert response.status_code == 405, (method, url, _describe(response))
+    pages = [m + p for p in PAGES] + [
+        "/players/",
+        f"/players/{Player.objects.first().pk}/rename/",
+        "/matches/new/",
+        f"/l/{token}/",
+        "/",
+    ]
+    for url in pages:
+        for method in ("put", "delete", "patch"):
+            response = getattr(org_client, method)(url, "bids_0=1", content_type="application/x-www-form-urlencoded")
+            _count(response)
+            assert response.status_code == 405, (method, url, _describe(response))
+    assert state(spades) == before
+    assert AccessLink.objects.get(pk=link.pk).revoked_at is None
+
+
+def test_setup_wrong_methods_are_405(db):
+    client = Client(raise_request_exception=False)
+    for method in ("put", "delete", "patch"):
+        response = getattr(client, method)("/setup/")
+        _count(response)
+        assert response.status_code == 405
+
+
+VALID_HAND = {"bids_0": "4", "bids_1": "5", "tricks_0": "6", "tricks_1": "7"}
+
+
+@pytest.mark.parametrize("csrf", [False, True], ids=["no-csrf-check", "csrf-enforced"])
+def test_oversized_body_is_400_not_500(spades, organiser, csrf):
+    client = Client(raise_request_exception=False, enforce_csrf_checks=csrf)
+    client.force_login(organiser)
+    if csrf:
+        # With a CSRF cookie and no token header, the CSRF check reads the token from the (too big) form.
+        client.get(f"/matches/{spades.pk}/")
+        assert client.cookies.get("csrftoken")
+    _link, token = services.issue_link(match_id=spades.pk, label="x", actor=services.SYSTEM)
+    before = state(spades)
+    big = "9" * (256 * 1024 + 10)
+    urls = [
+        f"/matches/{spades.pk}/hands/",
+        f"/matches/{spades.pk}/bids/",
+        f"/matches/{spades.pk}/preview/",
+        f"/matches/{spades.pk}/hands/1/edit/",
+        f"/matches/{spades.pk}/share/",
+        f"/l/{token}/",
+        "/players/",
+        "/matches/new/",
+        "/login/",
+    ]
+    if not csrf:
+        # The link exchange never reads the form, so only the CSRF check (always on outside tests) reads the body.
+        urls.remove(f"/l/{token}/")
+    for url in urls:
+        for body, ctype in [
+            (urlencode({**VALID_HAND, "client_key": big}), "application/x-www-form-urlencoded"),
+            ("&".join(f"f{i}=1" for i in range(401)), "application/x-www-form-urlencoded"),
+        ]:
+            response = client.post(url, body, content_type=ctype)
+            _count(response)
+            assert response.status_code == 400, (url, _describe(response))
+        response = client.post(url, {**VALID_HAND, "client_key": big})  # multipart
+        _count(response)
+        assert response.status_code == 400, (url, _describe(response))
+    assert state(spades) == before
+
+
+NON_UTF8 = [
+    (b"bids_0=%ff%fe&bids_1=5&tricks_0=6&tricks_1=7", "application/x-www-form-urlencoded"),
+    (b"bids_0=\xff\xfe\xfd&bids_1=\xc3&tricks_0=6&tricks_1=7", "application/x-www-form-urlencoded"),
+    (b"\xff\xfe\x00b\x00i\x00d", "application/x-www-form-urlencoded"),
+    (b"bids_0=4&bids_1=5&tricks_0=6&tricks_1=7", "application/x-www-form-urlencoded; charset=nope"),
+    (
+        "bids_0=4&bids_1=5&tricks_0=\u0661&tricks_1=7".encode("utf-16"),
+        "application/x-www-form-urlencoded; charset=utf-16",
+    ),
+    (
+        b'--B\r\nContent-Disposition: form-data; name="bids_0"\r\n\r\n\xff\xfe\r\n--B--\r\n',
+        "multipart/form-data; boundary=B",
+    ),
+    (b'--B\r\nContent-Disposition: form-data; name="\xff"\r\n\r\n4\r\n--B--\r\n', "multipart/form-data; boundary=B"),
+    (b'--B\r\nContent-Disposition: form-data; name="bids_0"\r\n\r\n4', "multipart/form-data; boundary=B"),
+    (b"junk", "multipart/form-data"),
+    (b"junk", "multipart/form-data; boundary="),
+    (b'{"bids": [4, 5], "tricks": [6, 7]}', "application/json"),
+]
+
+
+@pytest.mark.parametrize(("body", "ctype"), NON_UTF8, ids=[f"body{i}" for i in range(len(NON_UTF8))])
+def test_non_utf8_and_malformed_bodies_are_not_500(spades, org_client, body, ctype):
+    for path, endpoint in (
+        ("hands/", "record_hand"),
+        ("bids/", "save_bids"),
+        ("preview/", "preview"),
+        ("hands/1/edit/", "edit_hand"),
+    ):
+        before = state(spades)
+        # generic(): the body goes out byte for byte, whatever charset the header names.
+        response = org_client.generic("POST", f"/matches/{spades.pk}/{path}", body, content_type=ctype)
+        _count(response)
+        assert response.status_code < 500, (path, _describe(response))
+        _check_write(spades, endpoint, 1, response, before, state(spades))
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "value"),
+    [
+        ("spades", "opt_target", "abc"),
+        ("spades", "opt_target", "-5"),
+        ("spades", "opt_target", "0"),
+        ("spades", "opt_target", "1e3"),
+        ("spades", "opt_target", "9" * 5000),
+        ("spades", "opt_target", "5\x00"),
+        ("drawbridge", "opt_undertrick_points", "-1"),
+        ("sixtysix", "opt_target", "seven"),
+        ("ohhell", "opt_schedule", "nope"),
+        ("ohhell", "opt_schedule", "up\x00"),
+        ("ohhell", "opt_made_bid_score", "lots"),
+        pytest.param(
+            "spades",
+            "opt_target",
+            str(10**30),
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="BUG (per the brief; RULES 2.4 only says int >= 1): POST /matches/new/ with opt_target=10**30 "
+                "creates the match (302) -- neither scorekeeper/forms.py _parse_option nor the engine's Option "
+                "(scoring/spades.py: minimum=1, no maximum) bounds the target",
+            ),
+        ),
+    ],
+)
+def test_junk_new_match_options_are_422_and_create_nothing(org_client, game, option, value):
+    names = PLAYERS[game]
+    data = {"game": game, option: value, **{f"seat_{i}": n for i, n in enumerate(names)}}
+    before = (Match.objects.count(), Player.objects.count())
+    response = org_client.post("/matches/new/", data)
+    _count(response)
+    assert response.status_code == 422, _describe(response)
+    assert re.search(rb'class="(banner banner-error|field-error)"', response.content)
+    assert (Match.objects.count(), Player.objects.count()) == before
+
+
+def test_hook_with_simultaneous_bidding_is_422(org_client):
+    data = {
+        "game": "ohhell",
+        "opt_hook": "on",
+        "opt_simultaneous_bidding": "on",
+        "seat_0": "A",
+        "seat_1": "B",
+        "seat_2": "C",
+    }
+    response = org_client.post("/matches/new/", data)
+    _count(response)
+    assert response.status_code == 422
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [["Ann"], ["Ann", "ann"], ["Ann", " ANN  "], ["x" * 41, "Bob"], ["", ""], ["Ann", "Bob", "Cat"]],
+    ids=["one", "same", "same-spacing", "too-long", "blank", "three"],
+)
+def test_junk_seats_are_422_and_create_nothing(org_client, seats):
+    data = {"game": "spades", **{f"seat_{i}": n for i, n in enumerate(seats)}}
+    response = org_client.post("/matches/new/", data)
+    _count(response)
+    # three names for two seats: seat_2 is not a Spades seat and is ignored
+    if len(seats) == 3:
+        assert response.status_code == 302
+        return
+    assert response.status_code == 422, _describe(response)
+    assert Match.objects.count() == 0
+
+
+# ------------------------------------------------------------ pinned bugs
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: scorekeeper/views/matches.py _partial_bids (int(raw) if raw.isdigit()) raises ValueError for "
+    "digits int() cannot read -- POST /matches/<id>/preview/ with bids_0='\u00b2' (superscript two) "
+    "or bids_0='9'*5000 (over Python's 4300-digit limit) is a 500 (Spades and Oh Hell)",
+)
+@pytest.mark.parametrize("game", ["spades", "ohhell"])
+@pytest.mark.parametrize("bid", ["\u00b2", "9" * 5000], ids=["superscript", "5000-digits"])
+def test_preview_with_digits_that_int_cannot_read_is_not_a_500(organiser, org_client, game, bid):
+    match = _start(game, organiser)
+    response = org_client.post(f"/matches/{match.pk}/preview/", {"bids_0": bid}, HTTP_HX_REQUEST="true")
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+
+
+@pytest.mark.xfail(
+    ON_POSTGRES,
+    strict=True,
+    reason="BUG (PostgreSQL): POST /matches/<id>/hands/ with a valid hand and client_key='a\\x00b' is a 500 "
+    "(DataError: PostgreSQL text fields cannot contain NUL bytes) in services.record_hand "
+    "(match.hands.filter(client_key=...)); the view passes client_key through unchecked",
+)
+def test_nul_in_client_key_is_not_a_500(spades, org_client):
+    before = state(spades)
+    data = {**VALID_HAND, "client_key": "a\x00b", "number": "3"}
+    response = org_client.post(f"/matches/{spades.pk}/hands/", data)
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+    after = state(spades)
+    assert after == before or len(after["hands"]) == len(before["hands"]) + 1
+
+
+NUL_REASON = (
+    "BUG: a NUL byte in a free-text field is {what}: on PostgreSQL a 500 (DataError: text fields cannot "
+    "contain NUL bytes), on SQLite stored as is; expected a 422 (or the NUL stripped)"
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=NUL_REASON.format(
+        what="accepted by POST /players/ name='a\\x00b' (services.clean_player_name does not refuse it)"
+    ),
+)
+def test_nul_in_a_new_player_name(org_client):
+    response = org_client.post("/players/", {"name": "a\x00b"})
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+    assert not any("\x00" in n for n in Player.objects.values_list("name", flat=True))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=NUL_REASON.format(what="accepted by POST /players/<id>/rename/ name='a\\x00b' (services.clean_player_name)"),
+)
+def test_nul_in_a_player_rename(spades, org_client):
+    player = Player.objects.get(name="Ann")
+    response = org_client.post(f"/players/{player.pk}/rename/", {"name": "a\x00b"})
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+    assert not any("\x00" in n for n in Player.objects.values_list("name", flat=True))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=NUL_REASON.format(
+        what="accepted by POST /matches/new/ seat_0='x\\x00' (services.start_match -> clean_player_name)"
+    ),
+)
+def test_nul_in_a_seat_name(org_client):
+    response = org_client.post("/matches/new/", {"game": "spades", "seat_0": "x\x00", "seat_1": "y"})
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+    assert not any("\x00" in n for n in Player.objects.values_list("name", flat=True))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=NUL_REASON.format(
+        what="accepted by POST /matches/<id>/share/ label='a\\x00b' (scorekeeper/views/access.py share)"
+    ),
+)
+def test_nul_in_a_link_label(spades, org_client):
+    response = org_client.post(f"/matches/{spades.pk}/share/", {"label": "a\x00b"})
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+    assert not any("\x00" in n for n in AccessLink.objects.values_list("label", flat=True))
+
+
+@pytest.mark.xfail(
+    ON_POSTGRES,
+    strict=True,
+    reason="BUG (PostgreSQL): POST /matches/<id>/co-organisers/ username='a\\x00b' is a 500 (DataError, NUL in "
+    "the username__iexact lookup in services.add_co_organiser)",
+)
+def test_nul_in_a_co_organiser_name(spades, org_client):
+    response = org_client.post(f"/matches/{spades.pk}/co-organisers/", {"username": "a\x00b"})
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=NUL_REASON.format(what="accepted by POST /setup/ username='a\\x00' (scorekeeper/views/access.py setup)"),
+)
+def test_nul_in_the_setup_user_name(db, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    client = Client(raise_request_exception=False)
+    data = {"username": "a\x00", "password": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
+    response = client.post("/setup/", data)
+    _count(response, pinned=True)
+    assert response.status_code < 500, _describe(response)
+    assert not any("\x00" in n for n in User.objects.values_list("username", flat=True))
+
+
+@pytest.mark.parametrize(
+    "username",
+    [
+        "a\x00b",
+        "o" * 150,
+        pytest.param(
+            "o" * 256,
+            marks=pytest.mark.xfail(
+                ON_POSTGRES,
+                strict=True,
+                reason="BUG (PostgreSQL): POST /login/ with a user name of 256+ characters is a 500 -- Django's "
+                "AuthenticationForm does not enforce the username max_length, and django-axes then stores the "
+                "failed attempt in AccessAttempt.username (varchar 255): DataError 'value too long'",
+            ),
+        ),
+        "\U0001f0a1" * 40,
+        "' OR 1=1 --",
+    ],
+    ids=["nul", "150", "256", "emoji", "sql"],
+)
+def test_hostile_login_names_are_not_500(db, username):
+    client = Client(raise_request_exception=False)
+    response = client.post("/login/", {"username": username, "password": "x"})
+    _count(response, pinned=ON_POSTGRES and len(username) > 255)
+    assert response.status_code < 500, _describe(response)
+    assert "_auth_user_id" not in client.session
