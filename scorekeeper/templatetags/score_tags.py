@@ -113,3 +113,20 @@ def field_choices(spec, name, maximum=None):
     result = [(n, labels.get(n, str(n))) for n in numbers]
     result += [(v, label) for v, label in spec_field.choices if not isinstance(v, int)]
     return result
+
+
+@register.filter
+def entry_summary(entry):
+    """A stored hand or bidding dict in words: "bids 7, 4 · tricks 8, 5"."""
+    if not isinstance(entry, dict):
+        return "" if entry is None else str(entry)
+    parts = []
+    for key, value in entry.items():
+        if isinstance(value, list):
+            value = ", ".join(str(bid_label(v)) for v in value)
+        elif value is True:
+            value = _("yes")
+        elif value is False:
+            value = _("no")
+        parts.append(f"{key.replace('_', ' ')} {value}")
+    return " · ".join(parts)
