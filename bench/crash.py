@@ -37,7 +37,8 @@ What it does:
 5. Meanwhile a killer thread sends SIGKILL --kills times at random moments
    (each waits for a hand POST to be in flight, then a few random ms, so
    kills land before, inside and after the write's transaction): mostly to
-   a gunicorn worker (the master starts a new one), one time in four to
+   gunicorn workers, one or (half the time) both at once (the master starts
+   new ones), one time in four to
    the master (its orphaned workers are then waited for, and gunicorn is
    started again on the same port).
 6. Stops gunicorn and checks the database directly (sqlite3 / psycopg).
@@ -207,13 +208,14 @@ class Server:
         self.pids_seen.update(pids)
         return pids
 
-    def kill_worker(self) -> bool:
+    def kill_workers(self, rng: random.Random) -> int:
+        """SIGKILL one worker, or (half the time) all of them at once."""
         with self.lock:
             pids = self.workers()
-            if not pids:
-                return False
-            os.kill(random.choice(pids), signal.SIGKILL)
-            return True
+            victims = pids if rng.random() < 0.5 else rng.sample(pids, k=min(1, len(pids)))
+            for pid in victims:
+                os.kill(pid, signal.SIGKILL)
+            return len(victims)
 
     def kill_master(self) -> None:
         with self.lock:
@@ -284,10 +286,13 @@ def request(
     body: dict | None = None,
     cookies: dict | None = None,
     timeout: float = REQUEST_TIMEOUT,
+    htmx: bool = False,
 ) -> tuple[int, list[tuple[str, str]], str]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         headers = {"Host": f"127.0.0.1:{port}"}
+        if htmx:
+            headers["HX-Request"] = "true"
         if cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
             if "csrftoken" in cookies:
@@ -333,6 +338,7 @@ class Tally:
     acknowledged: dict = field(default_factory=dict)  # client_key -> entry
     in_doubt: dict = field(default_factory=dict)  # client_key -> entry, never acknowledged
     in_flight: int = 0  # hand POSTs sent and not yet answered
+    saved_before_cut: int = 0  # retries after a cut connection that found the hand already stored
     cut_off: set = field(default_factory=set)  # of those: the last try got no answer (stored or not)
     conflicts: int = 0
     connection_errors: int = 0
@@ -386,8 +392,11 @@ def client(seed: int, port: int, match_id: int, cookies: dict, stop_at: float, t
             }
             with tally.lock:
                 tally.in_flight += 1
+            # After a cut connection the retry asks for the htmx answer, which says whether the hand was
+            # saved now or had been saved before (the worker died after the commit).
+            retry = key in tally.cut_off
             try:
-                status, _h, page = request("POST", port, f"/matches/{match_id}/hands/", body, cookies)
+                status, _h, page = request("POST", port, f"/matches/{match_id}/hands/", body, cookies, htmx=retry)
             except (OSError, http.client.HTTPException):
                 with tally.lock:
                     tally.in_flight -= 1
@@ -400,6 +409,8 @@ def client(seed: int, port: int, match_id: int, cookies: dict, stop_at: float, t
             if 200 <= status < 400:
                 acknowledged = True
                 with tally.lock:
+                    if retry and "was already saved." in page:
+                        tally.saved_before_cut += 1
                     tally.acknowledged[key] = tally.in_doubt.pop(key)
                     tally.cut_off.discard(key)
                 number += 1
@@ -439,15 +450,16 @@ def killer(
         waited = time.monotonic()
         while tally.in_flight == 0 and time.monotonic() - waited < 1 and not stop.is_set():
             time.sleep(0.002)
-        time.sleep(rng.uniform(0, 0.08))
+        time.sleep(rng.uniform(0, 0.03))
         if tally.in_flight:
             counts["in_flight"] += 1
         try:
             if i in masters:
                 server.kill_master()
                 counts["master"] += 1
-            elif server.kill_worker():
+            else:
                 counts["worker"] += 1
+                counts["workers_killed"] += server.kill_workers(rng)
         except (OSError, RuntimeError) as error:
             counts["errors"].append(repr(error))
 
@@ -599,7 +611,7 @@ def main() -> int:
         cookies = log_in(port, password)
 
         tally = Tally()
-        counts = {"worker": 0, "master": 0, "in_flight": 0, "errors": []}
+        counts = {"worker": 0, "workers_killed": 0, "master": 0, "in_flight": 0, "errors": []}
         stop = threading.Event()
         start = time.monotonic()
         stop_at = start + args.seconds
@@ -638,12 +650,14 @@ def main() -> int:
             *figures.items(),
             ("409 'already saved from another device' (then retried)", tally.conflicts),
             ("connection errors (then retried)", tally.connection_errors),
+            ("  retries that found the hand stored before the cut", tally.saved_before_cut),
             ("server errors (5xx)", len(tally.server_errors)),
             ("other answers", len(tally.other_answers)),
             ("server errors in the Django log", errors_logged.count("Internal Server Error")),
             (
                 "kills",
-                f"{counts['worker'] + counts['master']} (workers {counts['worker']}, master {counts['master']}; "
+                f"{counts['worker'] + counts['master']} (of workers {counts['worker']} ({counts['workers_killed']} "
+                f"processes), of the master {counts['master']}; "
                 f"{counts['in_flight']} with a hand POST in flight)",
             ),
         ]

@@ -14,6 +14,7 @@ from .scoring import Field, GameSpec, Option
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
 MAX_RAW_LENGTH = 20  # no value of a hand is longer; refuse junk early
+MAX_OPTION_NUMBER = 1_000_000  # no table plays to more; bigger is a typo
 
 
 @dataclass
@@ -116,10 +117,16 @@ def _parse_option(option: Option, raw: Any, parsed: Parsed, name: str) -> Any:
         return option.default
     if option.kind == "int":
         try:
-            return int(raw)
+            number = int(raw) if len(raw) <= MAX_RAW_LENGTH else None
         except ValueError:
+            number = None
+        if number is None:
             parsed.errors[name] = _("%(what)s: enter a whole number.") % {"what": option.label}
             return option.default
+        if number > MAX_OPTION_NUMBER:
+            parsed.errors[name] = _("%(what)s: at most %(n)s.") % {"what": option.label, "n": f"{MAX_OPTION_NUMBER:,}"}
+            return option.default
+        return number
     return raw
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 
-from .models import Hand, Match, Player, Seat
+from .models import Hand, Match, Player, Seat, Table
 from .scoring import GameSpec, InvalidHand, entry_hints, get_game, score_match
 
 
@@ -36,6 +36,12 @@ class ScoreSheet:
     hints: dict
     pending: dict | None  # bids/contract of the hand in play
     problem: str | None = None  # a stored hand the rules no longer accept
+    ended_early: bool = False  # a tournament table ended by the organiser
+    table: Any = None  # the tournament Table this match is played at, if any
+
+    @property
+    def tournament(self):
+        return self.table.round.tournament if self.table else None
 
     @property
     def history_newest_first(self) -> list[HistoryRow]:
@@ -117,6 +123,10 @@ def score_sheet(match_id: int) -> ScoreSheet:
             rows.append(HistoryRow(number, entry, scored["points"], scored["totals"], details))
         else:
             rows.append(HistoryRow(number, entry, [None] * len(names), [None] * len(names), {}))
+    # A tournament table ended at the time limit is over with its current totals.
+    ended_early = match.status == Match.Status.FINISHED and not result["finished"] and broken is None
+    if ended_early:
+        result.update(finished=True, winners=match.winners, next_hand=None)
     finished = result["finished"] and broken is None
     hints = {} if finished or broken else entry_hints(match.engine_input(names, entries), match.pending_bidding)
     return ScoreSheet(
@@ -132,6 +142,8 @@ def score_sheet(match_id: int) -> ScoreSheet:
         hints=hints,
         pending=None if finished or broken else match.pending_bidding,
         problem=str(broken) if broken else None,
+        ended_early=ended_early,
+        table=Table.objects.filter(match=match).select_related("round__tournament").first(),
     )
 
 

@@ -354,7 +354,12 @@ def _apply_result(match: Match, result: dict) -> None:
     match.totals = result["totals"]
     match.winners = result["winners"]
     match.hands_played = len(result["hands"])
-    if result["finished"]:
+    if match.status == Match.Status.FINISHED and _ended_early(match):
+        # Ended by the organiser at a round's time limit: a correction keeps
+        # it ended, and the corrected totals decide (highest total wins).
+        best = max(result["totals"])
+        match.winners = [i for i, total in enumerate(result["totals"]) if total == best]
+    elif result["finished"]:
         if match.status != Match.Status.FINISHED:
             match.finished_at = timezone.now()
         match.status = Match.Status.FINISHED
@@ -362,6 +367,12 @@ def _apply_result(match: Match, result: dict) -> None:
         match.status = Match.Status.IN_PROGRESS  # an edit or undo reopened the game
         match.finished_at = None
     _bump(match, update_fields=["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding"])
+
+
+def _ended_early(match: Match) -> bool:
+    from .models import Table
+
+    return Table.objects.filter(match=match, ended_early_at__isnull=False).exists()
 
 
 def _bump(match: Match, update_fields: list[str]) -> None:

@@ -412,6 +412,8 @@ def test_cross_site_post_without_csrf_token_is_refused(world):
     """A page on another site cannot make the owner's browser or a device write."""
     owner = Client(enforce_csrf_checks=True, raise_request_exception=False)
     owner.force_login(world.owner)
+    owner.get(f"/matches/{world.a.pk}/")  # the browser has its CSRF cookie; the other site lacks the token
+    assert owner.cookies.get("csrftoken")
     device = Client(enforce_csrf_checks=True, raise_request_exception=False)
     _exchange_with_csrf(device, world.token_a)
     before = db_state()
@@ -421,6 +423,11 @@ def test_cross_site_post_without_csrf_token_is_refused(world):
         assert client.post(f"/matches/{world.a.pk}/abandon/").status_code == 403
         STATS["posts"] += 2
     assert db_state() == before
+    # Nor can another site make a browser exchange a link (and so score for whoever holds it).
+    victim = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    victim.get(f"/l/{world.token_a}/")
+    assert victim.post(f"/l/{world.token_a}/").status_code == 403
+    assert SESSION_KEY not in victim.session
 
 
 def _exchange_with_csrf(client: Client, token: str) -> None:

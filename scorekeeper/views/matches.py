@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from .. import selectors, services
 from ..access import is_organiser_of, organiser_required, scorer, scorer_required
 from ..forms import parse_hand, parse_options, parse_positive_int
-from ..models import Player
+from ..models import Match, Player
 from ..scoring import GAMES, InvalidHand, entry_hints, game_specs, get_game, preview_hand
 from ..services import Actor, ServiceError
 from .access import needs_setup

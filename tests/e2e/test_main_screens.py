@@ -1,11 +1,15 @@
-"""Screenshots of every main screen at phone and tablet size, for people to
-look at (saved under SCREENSHOT_DIR), and the layout rules of UX.md that a
-machine can check on each: the page never scrolls sideways, the entry form
-never does, the history table does not for 2-4 players, and what a thumb
-presses on the score sheet is at least 44 px.
+"""Every main screen, at phone and tablet size:
 
-Known breaks of these rules have their own xfail tests in test_bugs.py and are
-left out here, so that this test still guards everything else."""
+* a screenshot for people to look at (under SCREENSHOT_DIR);
+* the layout rules of UX.md a machine can check: the page never scrolls
+  sideways, the entry form never does, the history table does not for 2-4
+  players, and what a thumb presses on the score sheet is at least 44 px;
+* axe-core: no violation of impact "serious" or "critical". Every violation
+  (all impacts) is printed and recorded in axe-results.jsonl.
+
+All screens of a group are checked before the test fails, so one run shows
+every problem. Known breaks of the layout rules have their own xfail tests in
+test_bugs.py and are left out here, so that this test still guards the rest."""
 
 from __future__ import annotations
 
@@ -41,9 +45,9 @@ LAYOUT = """() => {
 
 
 @pytest.mark.parametrize("group", SCREEN_GROUPS)
-def test_screenshots_and_layout(app, shot, size, group):
+def test_main_screens(app, shot, axe_check, size, group):
     problems = []
-    for name in open_screens(app, group):
+    for name, run_axe in open_screens(app, group):
         app.page.evaluate("window.scrollTo(0, 0)")  # else the sticky totals bar is drawn mid-page
         shot(name)
         layout = app.page.evaluate(LAYOUT)
@@ -56,4 +60,6 @@ def test_screenshots_and_layout(app, shot, size, group):
             problems.append(f"{name}: the history table of {layout['players']} players scrolls sideways")
         if layout["small"]:
             problems.append(f"{name}: tap targets under 44px: {', '.join(layout['small'])}")
+        if run_axe:
+            problems += [f"{name}: axe {line}" for line in axe_check(name)]
     assert not problems, "\n".join(problems)
