@@ -257,7 +257,7 @@ class App:
         else:
             locator.click(force=force)
 
-    def step_to(self, input_name: str, value, *, scope=None, max_taps: int = 3, verify: bool = True) -> None:
+    def step_to(self, input_name: str, value, *, scope=None, max_taps: int = 2, verify: bool = True) -> None:
         """Set the stepper <select id="in-<input_name>"> to ``value``: with its
         − / + buttons when that takes a few taps, else by picking from the list."""
         root = scope or self.page

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 # -------------------------------------------------------------------- Spades
 
 
-def test_spades_full_game(app, shot):
+def test_spades_full_game(app):
     page = app.page
     app.create_organiser_through_setup()
     match_id = app.start_match_through_ui("Spades", NAMES2, {"#opt_target": 200})
@@ -77,7 +77,6 @@ def test_spades_full_game(app, shot):
     # Correct hand 1: the tricks were Ann 7, Bob 6.
     app.tap(app.history_row(1).get_by_role("link", name="Edit hand 1"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 1 of this Spades match")
-    shot("game-spades-edit")
     expect(page.locator("#in-tricks_0")).to_have_value("8")
     app.step_to("tricks_1", 6)
     expect(page.locator("#in-tricks_0")).to_have_value("7")  # filled in again: 13 - 6
@@ -97,7 +96,6 @@ def test_spades_full_game(app, shot):
     app.step_to("bids_0", 4)
     app.press("Save bids")
     app.expect_notice("Bids saved")
-    shot("game-spades-in-play")
     app.step_to("tricks_1", 4)
     expect(page.locator("#in-tricks_0")).to_have_value("9")
     # Ann 4/9: 40 + 5 = 45, bags 6 + 5 = 11: -100 and 1 bag carried: -55.
@@ -128,13 +126,12 @@ def test_spades_full_game(app, shot):
     match = app.match(match_id)
     assert match.totals == [-179, 227]
     assert match.winners == [1]
-    shot("game-spades-finished")
 
 
 # --------------------------------------------------------------- Draw Bridge
 
 
-def test_drawbridge_full_game(app, shot):
+def test_drawbridge_full_game(app):
     page = app.page
     app.create_organiser_through_setup()
     match_id = app.start_match_through_ui("Draw Bridge", NAMES2, {"#opt_target": 200})
@@ -152,7 +149,6 @@ def test_drawbridge_full_game(app, shot):
     expect(page.locator("#preview")).to_contain_text("Declarer needs 8 tricks.")
     app.press("Save the contract")
     expect(page.locator("#entry .big-contract")).to_contain_text("Ann: 2♥")
-    shot("game-drawbridge-in-play")
     # Scorer's slip: 8 tricks (it was 9; corrected below). 2 over six x 30 = 60.
     app.step_to("tricks", 8)
     app.expect_preview({"Ann": "+60", "Bob": "0"})
@@ -215,7 +211,6 @@ def test_drawbridge_full_game(app, shot):
     app.tap(app.history_row(1).get_by_role("link", name="Edit hand 1"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 1 of this Draw Bridge match")
     expect(page.locator('input[name="strain"][value="H"]')).to_be_checked()
-    shot("game-drawbridge-edit")
     app.step_to("tricks", 9)
     app.press("Save hand 1")
     expect(page.locator(".messages")).to_contain_text("Hand 1 changed")
@@ -249,7 +244,6 @@ def test_drawbridge_full_game(app, shot):
     app.expect_winner("Ann wins", 5)
     app.expect_totals({"Ann": 270, "Bob": 40})
     assert app.match(match_id).winners == [0]
-    shot("game-drawbridge-finished")
 
 
 # ---------------------------------------------------------------- Sixty-Six
@@ -265,7 +259,7 @@ def sixtysix_deal(app, end: str, who: str, points: tuple[int, int], took: str, a
         app.pick("Stock closed: had the other player taken a trick", at_close)
 
 
-def test_sixtysix_full_game(app, shot):
+def test_sixtysix_full_game(app):
     page = app.page
     app.create_organiser_through_setup()
     match_id = app.start_match_through_ui("Sixty-Six", NAMES2, {"#opt_target": 3})
@@ -279,7 +273,6 @@ def test_sixtysix_full_game(app, shot):
     expect(page.locator(".closed-only")).to_be_hidden()
     sixtysix_deal(app, "Someone claimed 66", "Ann", (71, 20), "Yes")
     app.expect_preview({"Ann": "+2", "Bob": "0"})
-    shot("game-sixtysix-in-play")
     app.press("Save deal 1")
     app.expect_totals({"Ann": 2, "Bob": 0})
 
@@ -301,7 +294,6 @@ def test_sixtysix_full_game(app, shot):
     app.tap(app.history_row(1).get_by_role("link", name="Edit hand 1"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 1 of this Sixty-Six match")
     expect(page.locator("#in-points_1")).to_have_value("20")
-    shot("game-sixtysix-edit")
     page.locator("#in-points_1").fill("38")
     app.press("Save hand 1")
     expect(page.locator(".messages")).to_contain_text("Hand 1 changed")
@@ -328,7 +320,6 @@ def test_sixtysix_full_game(app, shot):
     app.expect_winner("Ann wins", 4)
     app.expect_totals({"Ann": 4, "Bob": 2})
     assert app.match(match_id).winners == [0]
-    shot("game-sixtysix-finished")
 
 
 # ------------------------------------------------------------------ Oh Hell
@@ -336,7 +327,7 @@ def test_sixtysix_full_game(app, shot):
 
 def enter_bids(app, bids: dict[str, int]) -> None:
     for name, bid in bids.items():
-        app.step_to(f"bids_{NAMES7.index(name)}", bid, verify=False)
+        app.step_to(f"bids_{NAMES7.index(name)}", bid, verify=False, max_taps=1)
     app.expect_values({f"bids_{NAMES7.index(name)}": bid for name, bid in bids.items()})
 
 
@@ -344,7 +335,7 @@ def enter_tricks(app, tricks: dict[str, int]) -> None:
     """All but the last player in bidding order; the last is filled in."""
     names = list(tricks)
     for name in names[:-1]:
-        app.step_to(f"tricks_{NAMES7.index(name)}", tricks[name], verify=False)
+        app.step_to(f"tricks_{NAMES7.index(name)}", tricks[name], verify=False, max_taps=1)
     last = f"in-tricks_{NAMES7.index(names[-1])}"
     expect(app.page.locator("#entry-form select[data-auto]")).to_have_attribute("id", last)
     expect(app.page.locator("#" + last)).to_have_value(str(tricks[names[-1]]))
@@ -355,7 +346,7 @@ def expect_hand_heading(app, text: str) -> None:
     expect(app.page.locator("#entry .next-hand h2")).to_have_text(re.compile(r"\s+".join(text.split())))
 
 
-def test_ohhell_full_game(app, shot):
+def test_ohhell_full_game(app):
     page = app.page
     app.create_organiser_through_setup()
     match_id = app.start_match_through_ui("Oh Hell", NAMES7, {"#opt_schedule": "up", "[name=opt_hook]": True})
@@ -404,7 +395,6 @@ def test_ohhell_full_game(app, shot):
     enter_bids(app, {"Dan": 1, "Eve": 0, "Fay": 1, "Gus": 0, "Ann": 0, "Bob": 0, "Cat": 0})
     app.press("Save bids")
     app.expect_notice("Bids saved")
-    shot("game-ohhell-in-play")
     enter_tricks(app, {"Dan": 1, "Eve": 0, "Fay": 0, "Gus": 1, "Ann": 0, "Bob": 0, "Cat": 1})
     # Dan 1/1: 11; Eve, Ann, Bob 0/0: 10; Fay 1/0, Gus 0/1, Cat 0/1: 0.
     app.press("Save hand 3")
@@ -427,7 +417,6 @@ def test_ohhell_full_game(app, shot):
     # Correct hand 3: Fay took 1 (made, 11) and Gus 0 (made, 10).
     app.tap(app.history_row(3).get_by_role("link", name="Edit hand 3"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 3 of this Oh Hell match")
-    shot("game-ohhell-edit")
     app.step_to("tricks_5", 1)
     app.step_to("tricks_6", 0)
     expect(page.locator("#in-tricks_2")).to_have_value("1")  # Cat, filled in: 3 - 2
@@ -475,4 +464,3 @@ def test_ohhell_full_game(app, shot):
     app.expect_totals({"Ann": 65, "Bob": 42, "Cat": 62, "Dan": 63, "Eve": 62, "Fay": 62, "Gus": 63})
     assert app.hand_count(match_id) == 7
     assert app.match(match_id).winners == [0]
-    shot("game-ohhell-finished")

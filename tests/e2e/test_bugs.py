@@ -1,0 +1,146 @@
+"""Bugs found by the end-to-end tests. Each test asserts the right behaviour
+and is marked xfail(strict=True) until the app is fixed: when it starts to
+pass, the marker must go. They run at phone size only (the bugs do not depend
+on the size, except where a test says so)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import FINISHED, IN_PROGRESS, NAMES2, NAMES7
+
+pytestmark = pytest.mark.e2e
+PHONE = pytest.mark.parametrize("size", ["phone"], indirect=True)
+TABLET = pytest.mark.parametrize("size", ["tablet"], indirect=True)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: the sheet's menu is drawn with the page and not redrawn by the htmx save, so on a match "
+    "opened with no hands 'Undo the last hand' is missing after hands are saved, until a reload",
+)
+@PHONE
+def test_menu_offers_undo_after_a_hand_saved_in_place(app):
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    match = app.make_match("sixtysix", NAMES2, {"target": 7}, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    app.pick("How did the deal end?", "Someone claimed 66")
+    app.pick("Who claimed, closed or won the last trick?", "Ann")
+    page.locator("#in-points_0").fill("71")
+    page.locator("#in-points_1").fill("38")
+    app.pick("Did the other player", "Yes")
+    app.press("Save deal 1")
+    app.expect_totals({"Ann": 1, "Bob": 0})
+    app.tap(page.locator("details.menu > summary"))
+    expect(page.locator("details.menu")).to_have_attribute("open", "")
+    expect(page.get_by_role("link", name="Undo the last hand")).to_be_visible(timeout=2_000)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: the dealer's bid, taken down before the others, stays selected when it becomes the hook's "
+    "forbidden bid; app.js disables that <option>, the browser leaves a disabled option out of the post, and "
+    "the server answers 'Bob: bid: this is needed.' and blanks the bid instead of naming the hook",
+)
+@PHONE
+def test_hook_refusal_names_the_hook_and_keeps_the_bid(app):
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    # 4 players, hook on, hand 1 played: hand 2 has 2 cards and Bob deals.
+    names, options, hands, _bidding = IN_PROGRESS["ohhell"]
+    match = app.make_match("ohhell", names, options, hands, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    app.step_to("bids_1", 1)  # Bob, the dealer, says 1 first
+    for seat, bid in ((2, 0), (3, 0), (0, 1)):  # then Cat 0, Dan 0, Ann 1: total 2 of 2 cards
+        app.step_to(f"bids_{seat}", bid)
+    expect(page.locator("#preview .problem")).to_contain_text("Bob deals and may not bid 1 (the hook)")
+    expect(page.locator("#in-bids_1")).to_have_value("1")  # what the scorer sees
+    app.press("Save bids")
+    error = page.locator("#entry .field-error, #entry .banner-error")
+    expect(error.first).to_be_visible()
+    assert app.match(match.pk).pending_bidding is None
+    expect(error.first).to_contain_text("(the hook)", timeout=2_000)
+    expect(page.locator("#in-bids_1")).to_have_value("1")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: with 5-7 players on a phone the whole page scrolls sideways, not only the history table: the "
+    "table's visually-hidden header text is position:absolute and .table-scroll is not positioned, so it escapes "
+    "the scroll box",
+)
+@PHONE
+def test_wide_history_table_does_not_make_the_page_scroll_sideways(app):
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    hands = FINISHED["ohhell"][2][:3]  # three hands of RULES.md O5
+    match = app.make_match("ohhell", NAMES7, {}, hands, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.locator("#entry-form")).to_be_visible()
+    table = page.evaluate("() => { const t = document.querySelector('.table-scroll'); return t.scrollWidth - t.clientWidth; }")
+    assert table > 0  # the table itself may scroll sideways (UX.md)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow == 0, f"the page scrolls sideways by {overflow}px"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: the history's Edit links are 39 px wide; UX.md asks for 44 px tap targets (.row-actions a has a "
+    "minimum height but no minimum width)",
+)
+@PHONE
+def test_edit_links_are_44px_tap_targets(app):
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    names, options, hands, _bidding = IN_PROGRESS["spades"]
+    match = app.make_match("spades", names, options, hands, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    box = app.history_row(1).get_by_role("link", name="Edit hand 1").bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44, f"{box['width']:.0f}x{box['height']:.0f}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: in the Draw Bridge history a contract breaks over three lines ('Ann: 3' / 'NT' / ', 9 tricks: "
+    "made'): '.sheet td span { display: block }' also hits the spans inside .entry-line",
+)
+@TABLET
+def test_drawbridge_history_shows_the_contract_on_one_line(app):
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    names, options, hands, _bidding = IN_PROGRESS["drawbridge"]  # Ann 3NT, 9 tricks
+    match = app.make_match("drawbridge", names, options, hands, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    line = app.history_row(1).locator(".entry-line")
+    expect(line).to_contain_text(re.compile(r"Ann:\s*3"))
+    tops = line.evaluate(
+        "l => [l.querySelector('b'), l.querySelector('[aria-hidden]')].map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert tops[0] == tops[1], f"declarer at y={tops[0]}, strain at y={tops[1]}: not one line"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: in Oh Hell the bids in play show a bid of 0 as 'Nil' (the Spades bid, via the bid_label filter), "
+    "while the steppers and the history show 0",
+)
+@PHONE
+def test_ohhell_bids_in_play_show_zero_as_0(app):
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    names, options, hands, bidding = IN_PROGRESS["ohhell"]  # hand 2: Ann 1, Bob, Cat, Dan 0
+    match = app.make_match("ohhell", names, options, hands, owner=user, pending=bidding)
+    page.goto(f"/matches/{match.pk}/")
+    bids = page.locator("#entry .big-bids")
+    expect(bids).to_contain_text(re.compile(r"Cat\s*0"))
+    expect(bids).not_to_contain_text("Nil")

@@ -1,0 +1,93 @@
+"""Saving at a real table: a double tap saves one hand, and a save without a
+connection says so, keeps the entry and works when tried again."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import NAMES2
+
+pytestmark = pytest.mark.e2e
+
+
+def open_spades_sheet(app) -> int:
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    match = app.make_match("spades", NAMES2, {"target": 500}, owner=user)
+    app.page.goto(f"/matches/{match.pk}/")
+    expect(app.page.locator("#entry-form")).to_be_visible()
+    return match.pk
+
+
+def fill_spades_hand(app, bids: tuple[int, int], tricks: tuple[int, int]) -> None:
+    app.open_all_at_once()
+    for seat in (0, 1):
+        app.page.locator(f"#in-bids_{seat}").select_option(str(bids[seat]))
+        app.page.locator(f"#in-tricks_{seat}").select_option(str(tricks[seat]))
+    app.expect_values({"bids_0": bids[0], "bids_1": bids[1], "tricks_0": tricks[0], "tricks_1": tricks[1]})
+
+
+def test_double_tap_on_save_saves_once(app, touch):
+    page = app.page
+    match_id = open_spades_sheet(app)
+
+    # Hand 1: a double tap (dblclick) on "Save hand 1".
+    # Ann 4/7: 40 + 3 = 43; Bob 5/6: 50 + 1 = 51.
+    fill_spades_hand(app, (4, 5), (7, 6))
+    page.get_by_role("button", name="Save hand 1", exact=True).dblclick()
+    app.expect_notice("Hand 1 saved.")
+    app.expect_history_rows(1)
+    page.wait_for_timeout(800)  # a second request, had one gone out, would be answered by now
+    assert app.hand_count(match_id) == 1
+    expect(app.history_row(1)).to_have_count(1)
+    app.expect_totals({"Ann": 43, "Bob": 51})
+    expect(page.locator("#entry .next-hand h2")).to_have_text("Hand 2")
+
+    # Hand 2: two separate taps on the same spot, without waiting in between.
+    # Ann 3/3: 30; Bob 6/10: 60 + 4 = 64.
+    fill_spades_hand(app, (3, 6), (3, 10))
+    button = page.get_by_role("button", name="Save hand 2", exact=True)
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for _ in range(2):
+        if touch:
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
+    app.expect_notice("Hand 2 saved.")
+    app.expect_history_rows(2)
+    page.wait_for_timeout(800)
+    assert app.hand_count(match_id) == 2
+    expect(app.history_row(2)).to_have_count(1)
+    app.expect_totals({"Ann": 73, "Bob": 115})
+    expect(page.locator("#entry .next-hand h2")).to_have_text("Hand 3")
+
+
+def test_offline_save_says_nothing_was_saved_and_keeps_the_entry(app, context):
+    page = app.page
+    match_id = open_spades_sheet(app)
+    fill_spades_hand(app, (4, 5), (7, 6))
+
+    context.set_offline(True)
+    app.press("Save hand 1")
+    connection = page.locator("#connection")
+    expect(connection).to_be_visible()
+    expect(connection).to_have_attribute("role", "alert")
+    expect(connection).to_contain_text("nothing was saved")
+    # The entry is still in the form, as it was.
+    expect(page.locator("#entry details.more")).to_have_attribute("open", "")
+    app.expect_values({"bids_0": 4, "bids_1": 5, "tricks_0": 7, "tricks_1": 6})
+    expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_enabled()
+    assert app.hand_count(match_id) == 0
+    app.expect_history_rows(0)
+
+    context.set_offline(False)
+    app.press("Save hand 1")
+    app.expect_notice("Hand 1 saved.")
+    expect(connection).to_be_hidden()
+    app.expect_history_rows(1)
+    app.expect_totals({"Ann": 43, "Bob": 51})
+    page.wait_for_timeout(500)
+    assert app.hand_count(match_id) == 1
