@@ -34,6 +34,9 @@ For each database it:
    baseline endpoint) on a free loopback port. Every table device exchanges
    its table's link for a session (GET the confirm page, POST its CSRF
    form); one table in ten has a second device. Not timed.
+   Then each endpoint alone: 25 requests of each kind, one at a time (the
+   service time without load, and from it the most each endpoint could do
+   with every core), not part of the phases' figures.
 4. Phase A, baseline: ``--connections`` clients POST the baseline endpoint
    (one INSERT in a transaction, 204) back to back for
    ``--baseline-seconds``.
@@ -53,6 +56,9 @@ For each database it:
    baseline. The event's hand rate is the offered load, not what the server
    can do; the 40 % throughput target is judged on this phase (the event's
    ratio is printed too).
+   After phases A and B the bench waits until the server has answered all
+   it had queued (the access log stops growing), so a backlog does not
+   spill into the next phase.
 7. compares the hands in the database with the submissions acknowledged
    with 200 (by client_key): lost, duplicated, stored but never
    acknowledged (the client gave up), hand numbers with gaps; reads the
@@ -284,17 +290,17 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-def postgres_cpu() -> float:
-    """CPU seconds of all PostgreSQL server processes (read from /proc)."""
-    total = 0.0
+def postgres_cpu() -> dict[int, float]:
+    """CPU seconds of each PostgreSQL server process (read from /proc)."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 if (entry / "comm").read_text().strip() == "postgres":
-                    total += process_cpu(int(entry.name))
+                    found[int(entry.name)] = process_cpu(int(entry.name))
             except OSError:
                 continue
-    return total
+    return found
 
 
 def machine_load(seconds: float = 2.0) -> float:
@@ -318,7 +324,7 @@ def machine_busy() -> tuple[float, float]:
 class CpuMark:
     client: float
     server: float
-    postgres: float
+    postgres: dict[int, float]
     busy: float
     total: float
     wall: float
@@ -614,6 +620,7 @@ class Event:
     timeout: float
     acked: set[str] = field(default_factory=set)
     dedup_hits: int = 0  # 200 "already saved" answers
+    baseline_acked: int = 0  # 204 answers of the baseline endpoint
     conflict_pairs: Counter = field(default_factory=Counter)  # outcome pairs of two-device submissions
     given_up: int = 0  # submissions never answered after the retries
     unexpected: list[str] = field(default_factory=list)
@@ -887,7 +894,8 @@ def phase_result(name: str, seconds: float, rec: Recorder, before: CpuMark, afte
     return PhaseResult(
         name, seconds, {e: summarize(e, rec.samples.get(e, []), seconds) for e in endpoints},
         (after.client - before.client) / wall, (after.server - before.server) / wall,
-        (after.postgres - before.postgres) / wall, (after.busy - before.busy) / total if total else 0.0,
+        sum(v - before.postgres.get(pid, 0.0) for pid, v in after.postgres.items()) / wall,
+        (after.busy - before.busy) / total if total else 0.0,
         percentile(lag, 0.99), access,
     )
 
@@ -925,12 +933,13 @@ async def run_load(args, server: Server, setup: dict) -> dict:
         devices = sum(len(t.devices) for t in tables)
         print(f"  {devices} devices exchanged their links: {time.perf_counter() - start:.1f} s", flush=True)
 
+        # Each endpoint alone, one request at a time: the service time.
+        print("  each endpoint alone, one request at a time", flush=True)
+        results["alone"] = await alone(ev, tables[-1], spectate_paths[0])
+
         # Phase A: baseline.
         print(f"  phase A: baseline, {args.connections} clients, {args.baseline_seconds:.0f} s", flush=True)
-        baseline_acked = 0
-
         async def baseline_body(_k):
-            nonlocal baseline_acked
             t0 = time.perf_counter()
             try:
                 response = await client.request("POST", "/bench/baseline/")
@@ -940,7 +949,7 @@ async def run_load(args, server: Server, setup: dict) -> dict:
                 rec.add(BASELINE, time.perf_counter() - t0, f"connection error ({error})")
             else:
                 ok = response.status == 204
-                baseline_acked += ok
+                ev.baseline_acked += ok
                 outcome = "ok" if ok else classify_error(ev, response.status, response.text)
                 rec.add(BASELINE, time.perf_counter() - t0, outcome)
             return not rec.exhausted
@@ -949,7 +958,7 @@ async def run_load(args, server: Server, setup: dict) -> dict:
             "A", args.baseline_seconds, server, rec, [BASELINE],
             closed_loop(args.baseline_seconds, args.connections, baseline_body),
         ))
-        results["baseline_acked"] = baseline_acked
+        results["settle"] = {"A": await settle(server)}
 
         # Phase B: the event.
         print(f"  phase B: event, {len(tables)} tables + {args.spectators} spectators, {args.seconds:.0f} s",
@@ -979,6 +988,7 @@ async def run_load(args, server: Server, setup: dict) -> dict:
                 stopper.cancel()
 
         results["phases"].append(await measured("B", args.seconds, server, rec, [RECORD, STANDINGS], event()))
+        results["settle"]["B"] = await settle(server)
 
         # Phase C: record-a-hand capacity at the baseline's concurrency.
         workers = min(args.connections, len(tables))
@@ -994,12 +1004,68 @@ async def run_load(args, server: Server, setup: dict) -> dict:
             closed_loop(args.baseline_seconds, workers, capacity_body),
         ))
         results.update(
-            acked=ev.acked, dedup_hits=ev.dedup_hits, conflict_pairs=dict(ev.conflict_pairs), given_up=ev.given_up,
+            acked=ev.acked, dedup_hits=ev.dedup_hits, baseline_acked=ev.baseline_acked,
+            conflict_pairs=dict(ev.conflict_pairs), given_up=ev.given_up,
             unexpected=ev.unexpected, devices=devices, error_examples=rec.error_examples, capped=rec.exhausted,
         )
     finally:
         await client.aclose()
     return results
+
+
+async def alone(ev: Event, table: TableState, spectate_path: str, count: int = 25) -> dict[str, Stats]:
+    """Service time without load: ``count`` requests of each kind, one after
+    the other (not part of the phases' figures)."""
+    times: dict[str, list[tuple[float, str]]] = defaultdict(list)
+
+    async def timed(name: str, method: str, path: str, headers: dict | None = None, form: dict | None = None,
+                    expect: int = 200) -> Reply | None:
+        t0 = time.perf_counter()
+        try:
+            reply = await ev.client.request(method, path, headers, form)
+        except (ClientTimeout, ClientError) as error:
+            times[name].append((time.perf_counter() - t0, type(error).__name__))
+            return None
+        times[name].append((time.perf_counter() - t0, "ok" if reply.status == expect else f"HTTP {reply.status}"))
+        if name == BASELINE and reply.status == 204:
+            ev.baseline_acked += 1
+        return reply
+
+    device = table.devices[0]
+    for k in range(count):
+        await timed(BASELINE, "POST", "/bench/baseline/", expect=204)
+        await timed(STANDINGS + " (htmx poll)", "GET", spectate_path, {"HX-Request": "true"})
+        await timed(STANDINGS + " (full page)", "GET", spectate_path)
+        await timed("score sheet (full page)", "GET", f"/matches/{table.match_id}/",
+                    {"Cookie": device.headers["Cookie"]})
+        key = uuid.uuid4().hex
+        reply = await timed(RECORD, "POST", f"/matches/{table.match_id}/hands/", device.headers,
+                            {**random_hand(ev.rng), "number": table.next_number, "client_key": key})
+        if reply is not None and reply.status == 200:
+            ev.acked.add(key)
+            found = NUMBER_RE.search(reply.content)
+            table.next_number = int(found.group(1)) if found else table.next_number
+        else:
+            await resync(ev, table, device)
+        if k == 0:
+            times.clear()  # warm-up
+    return {name: summarize(name, samples, 1.0) for name, samples in times.items()}
+
+
+async def settle(server: Server, quiet: float = 1.5, limit: float = 90.0) -> float:
+    """Wait until the server has answered everything it had queued (the
+    access log stops growing): the next phase starts on an idle server.
+    Returns the seconds waited."""
+    start = time.monotonic()
+    size, since = access_offset(server), time.monotonic()
+    while time.monotonic() - start < limit:
+        await asyncio.sleep(0.25)
+        now = access_offset(server)
+        if now != size:
+            size, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+    return time.monotonic() - start
 
 
 async def stop_after(ev: Event, at: float) -> None:
@@ -1213,11 +1279,25 @@ def report(r: dict, args) -> tuple[list[str], bool]:
             f"{ms(stats.p95):>8}{ms(stats.p99):>8}{stats.errors:>8}{stats.conflicts:>8}{ratio:>8.2f}"
         )
     out.append("")
+    cores = os.cpu_count() or 1
+    out.append("each endpoint alone (one request at a time, no other load; capacity if it used every core):")
+    for name, st in r["alone"].items():
+        capacity = cores / st.p50 if st.p50 else 0.0
+        bad = {o: n for o, n in st.outcomes.items() if o != "ok"}
+        out.append(f"  {name:<30} p50 {ms(st.p50):>5} ms  p95 {ms(st.p95):>5} ms  -> at most ~{capacity:.0f}/s"
+                   + (f"  NOT OK: {bad}" if bad else ""))
+    if args.spectators:
+        poll = r["alone"].get(STANDINGS + " (htmx poll)")
+        if poll and poll.p50:
+            rate = args.spectators / SPECTATOR_EVERY
+            out.append(f"  {args.spectators} spectators polling every {SPECTATOR_EVERY:.0f} s: {rate:.0f} polls/s "
+                       f"x {ms(poll.p50)} ms = {rate * poll.p50:.1f} cores of standings work alone ({cores} here)")
+    out.append("waited for the server's queue to drain after phase A {A:.1f} s, after phase B {B:.1f} s".format(
+        **r["settle"]))
     out.append("server side (gunicorn access log, time in the app): " + "; ".join(
         f"{p.name} {name} n={n} p50 {ms(p50)} p99 {ms(p99)} ms"
         for p in (a, b, c) for name, (n, p50, p99) in sorted(p.access.items())
     ))
-    cores = os.cpu_count() or 1
     out.append(f"machine busy before the run (other processes): {r['load_before']:.0%} of {cores} cores")
     for p in (a, b, c):
         other = max(0.0, p.machine_busy * cores - p.cpu_client - p.cpu_server - p.cpu_postgres)
@@ -1296,8 +1376,10 @@ def summary_row(r: dict) -> dict:
         "capacity": vars(phases["C"].stats[CAPACITY]),
         "hands": r["hands"],
         "server_log": {k: v for k, v in r["server_log"].items() if k != "first_traceback"},
-        "cpu": {p.name: {"client": p.cpu_client, "gunicorn": p.cpu_server, "machine": p.machine_busy}
-                for p in r["phases"]},
+        "alone": {name: vars(st) for name, st in r["alone"].items()},
+        "cpu": {p.name: {"client": p.cpu_client, "gunicorn": p.cpu_server, "postgres": p.cpu_postgres,
+                         "machine": p.machine_busy} for p in r["phases"]},
+        "load_before": r["load_before"],
     }
 
 

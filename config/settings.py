@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scorekeeper.middleware.reject_nul_bytes",
     "scorekeeper.middleware.content_security_policy",
     # Login throttling; must be last.
     "axes.middleware.AxesMiddleware",

@@ -1,12 +1,20 @@
+import os
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from .auth_forms import LoginForm
 from .views import access, matches
+from .views import tournaments as tournament_views
 
 urlpatterns = [
     path("", matches.home, name="home"),
     path("setup/", access.setup, name="setup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("l/<str:token>/", access.open_link, name="open_link"),
     path("players/", matches.players, name="players"),
@@ -28,8 +36,6 @@ urlpatterns = [
 ]
 
 # ---------------------------------------------------------------- tournaments
-from .views import tournaments as tournament_views  # noqa: E402
-
 urlpatterns += [
     path("tournaments/", tournament_views.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_views.new_tournament, name="new_tournament"),
@@ -54,9 +60,7 @@ urlpatterns += [
 
 # ------------------------------------------------------- benchmark baseline
 # Only for bench/load.py: never registered unless the environment asks for it.
-import os  # noqa: E402
-
 if os.environ.get("SCOREKEEPER_BENCH_BASELINE") == "1":
-    from .views import baseline as baseline_views  # noqa: E402
+    from .views import baseline as baseline_views
 
     urlpatterns += [path("bench/baseline/", baseline_views.baseline, name="bench_baseline")]

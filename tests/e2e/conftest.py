@@ -259,9 +259,15 @@ class App:
 
     def step_to(self, input_name: str, value, *, scope=None, max_taps: int = 2, verify: bool = True) -> None:
         """Set the stepper <select id="in-<input_name>"> to ``value``: with its
-        − / + buttons when that takes a few taps, else by picking from the list."""
+        − / + buttons when that takes at most ``max_taps`` taps, else by
+        picking from the list (what a phone shows when the select is tapped)."""
         root = scope or self.page
         select = root.locator(f"#in-{input_name}")
+        if max_taps == 0:  # straight from the list
+            select.select_option(str(value))
+            if verify:
+                expect(select).to_have_value(str(value))
+            return
         plan = select.evaluate(
             """(s, v) => {
                 const opts = [...s.options];
@@ -284,6 +290,16 @@ class App:
             select.select_option(str(value))
         if verify:
             expect(select).to_have_value(str(value))
+
+    def set_tricks(self, wanted: dict[int, int]) -> None:
+        """Set the tricks steppers to ``wanted`` (seat -> tricks), leaving the
+        one the form fills in (data-auto, the last listed) to the form."""
+        form = self.page.locator("form.entry-form")
+        auto = form.locator("select[data-auto]").get_attribute("id")
+        for seat, value in wanted.items():
+            if f"in-tricks_{seat}" != auto:
+                self.step_to(f"tricks_{seat}", value, verify=False)
+        self.expect_values({f"tricks_{seat}": value for seat, value in wanted.items()})
 
     def expect_values(self, values: dict[str, object]) -> None:
         """The inputs named (without "in-") hold these values: one round trip."""
@@ -451,9 +467,8 @@ AFTER_PLAY = {
 def open_screens(app: App, group: str):
     """Open each main screen of ``group`` in turn (building what it shows
     through the services) and yield (name, whether axe should check it).
-    axe skips a screen that another one of the group contains (the sheet with
-    the bids form only, before "Already played?" is opened) and the new-match
-    forms of Draw Bridge and Sixty-Six (the same fields as Spades')."""
+    axe skips the new-match forms of Draw Bridge and Sixty-Six (the same
+    kinds of fields as Spades')."""
     page = app.page
     if group == "pages":
         page.goto("/")
@@ -491,12 +506,11 @@ def open_screens(app: App, group: str):
     match = app.make_match(game, names, options, hands, owner=user)
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator("#entry-form")).to_be_visible()
-    yield f"sheet-{game}-bidding", game == "sixtysix"
-    if game != "sixtysix":
-        summary = page.locator("#entry details.more > summary")
-        summary.click()
+    if game != "sixtysix":  # open "Already played? Enter the tricks too": the whole form
+        page.locator("#entry details.more > summary").click()
         expect(page.locator("#entry details.more")).to_have_attribute("open", "")
-        yield f"sheet-{game}-all-at-once", True
+    yield f"sheet-{game}-bidding", True
+    if game != "sixtysix":
         from scorekeeper import services
 
         services.save_bidding(match_id=match.pk, bidding=bidding, expected_number=len(hands) + 1)

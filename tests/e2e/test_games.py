@@ -77,9 +77,8 @@ def test_spades_full_game(app):
     # Correct hand 1: the tricks were Ann 7, Bob 6.
     app.tap(app.history_row(1).get_by_role("link", name="Edit hand 1"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 1 of this Spades match")
-    expect(page.locator("#in-tricks_0")).to_have_value("8")
-    app.step_to("tricks_1", 6)
-    expect(page.locator("#in-tricks_0")).to_have_value("7")  # filled in again: 13 - 6
+    app.expect_values({"tricks_0": 8, "tricks_1": 5})
+    app.set_tricks({0: 7, 1: 6})  # the last one listed fills in again as 13 minus the other
     app.press("Save hand 1")
     expect(page.locator(".messages")).to_contain_text("Hand 1 changed")
     # Hand 1: Ann 4/7: 43, 3 bags; Bob 5/6: 51, 1 bag.
@@ -327,7 +326,7 @@ def test_sixtysix_full_game(app):
 
 def enter_bids(app, bids: dict[str, int]) -> None:
     for name, bid in bids.items():
-        app.step_to(f"bids_{NAMES7.index(name)}", bid, verify=False, max_taps=1)
+        app.step_to(f"bids_{NAMES7.index(name)}", bid, verify=False, max_taps=0)
     app.expect_values({f"bids_{NAMES7.index(name)}": bid for name, bid in bids.items()})
 
 
@@ -335,7 +334,7 @@ def enter_tricks(app, tricks: dict[str, int]) -> None:
     """All but the last player in bidding order; the last is filled in."""
     names = list(tricks)
     for name in names[:-1]:
-        app.step_to(f"tricks_{NAMES7.index(name)}", tricks[name], verify=False, max_taps=1)
+        app.step_to(f"tricks_{NAMES7.index(name)}", tricks[name], verify=False, max_taps=0)
     last = f"in-tricks_{NAMES7.index(names[-1])}"
     expect(app.page.locator("#entry-form select[data-auto]")).to_have_attribute("id", last)
     expect(app.page.locator("#" + last)).to_have_value(str(tricks[names[-1]]))
@@ -417,9 +416,8 @@ def test_ohhell_full_game(app):
     # Correct hand 3: Fay took 1 (made, 11) and Gus 0 (made, 10).
     app.tap(app.history_row(3).get_by_role("link", name="Edit hand 3"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 3 of this Oh Hell match")
-    app.step_to("tricks_5", 1)
-    app.step_to("tricks_6", 0)
-    expect(page.locator("#in-tricks_2")).to_have_value("1")  # Cat, filled in: 3 - 2
+    app.expect_values({"tricks_5": 0, "tricks_6": 1})
+    app.set_tricks({0: 0, 1: 0, 2: 1, 3: 1, 4: 0, 5: 1, 6: 0})  # the last one listed fills in: 3 minus the rest
     app.press("Save hand 3")
     expect(page.locator(".messages")).to_contain_text("Hand 3 changed")
     app.expect_totals({"Ann": 42, "Bob": 20, "Cat": 30, "Dan": 31, "Eve": 41, "Fay": 42, "Gus": 41})
