@@ -142,5 +142,5 @@ def test_ohhell_bids_in_play_show_zero_as_0(app):
     match = app.make_match("ohhell", names, options, hands, owner=user, pending=bidding)
     page.goto(f"/matches/{match.pk}/")
     bids = page.locator("#entry .big-bids")
-    expect(bids).to_contain_text(re.compile(r"Cat\s*0"))
+    expect(bids).to_contain_text(re.compile(r"Cat\s*0"), timeout=2_000)
     expect(bids).not_to_contain_text("Nil")
