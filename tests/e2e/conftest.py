@@ -149,11 +149,7 @@ def axe_check(page: Page, size, screenshot_dir):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
         for line in lines:
             print(f"axe {name} [{size}]: {line}")
-        return [
-            line
-            for v, line in zip(violations, lines, strict=True)
-            if v["impact"] in ("serious", "critical")
-        ]
+        return [line for v, line in zip(violations, lines, strict=True) if v["impact"] in ("serious", "critical")]
 
     return _check
 
@@ -203,7 +199,8 @@ class App:
     def start_match_through_ui(self, game_name: str, names: list[str], options: dict | None = None) -> int:
         """From the home page: New match, the game, the seats typed in, the options."""
         page = self.page
-        page.goto("/")
+        if page.url != self.url + "/":
+            page.goto("/")
         page.get_by_role("link", name="New match").click()
         expect(page.get_by_role("heading", name="New match")).to_be_visible()
         page.locator("ul.choices").get_by_role("link", name=re.compile("^" + re.escape(game_name))).click()
@@ -250,19 +247,18 @@ class App:
 
     # ------------------------------------------------------ entering hands
 
-    def tap(self, locator, *, force: bool = False) -> None:
+    def tap(self, locator) -> None:
         """A tap on the phone (touch events), a click on the tablet."""
         if self.touch:
-            locator.tap(force=force)
+            locator.tap()
         else:
-            locator.click(force=force)
+            locator.click()
 
-    def step_to(self, input_name: str, value, *, scope=None, max_taps: int = 2, verify: bool = True) -> None:
+    def step_to(self, input_name: str, value, *, max_taps: int = 2, verify: bool = True) -> None:
         """Set the stepper <select id="in-<input_name>"> to ``value``: with its
         − / + buttons when that takes at most ``max_taps`` taps, else by
         picking from the list (what a phone shows when the select is tapped)."""
-        root = scope or self.page
-        select = root.locator(f"#in-{input_name}")
+        select = self.page.locator(f"#in-{input_name}")
         if max_taps == 0:  # straight from the list
             select.select_option(str(value))
             if verify:
@@ -283,7 +279,7 @@ class App:
         )
         assert plan is not None, f"{value!r} is not a choice of #in-{input_name}"
         if plan["taps"] <= max_taps:
-            button = root.locator(f'button[aria-controls="in-{input_name}"][data-step="{plan["dir"]}"]')
+            button = self.page.locator(f'button[aria-controls="in-{input_name}"][data-step="{plan["dir"]}"]')
             for _ in range(plan["taps"]):
                 self.tap(button)
         else:
@@ -308,10 +304,9 @@ class App:
         )
         assert actual == {k: str(v) for k, v in values.items()}
 
-    def pick(self, legend: str, text: str, *, scope=None) -> None:
+    def pick(self, legend: str, text: str) -> None:
         """Tap the visible segmented button with this text under the legend."""
-        root = scope or self.page
-        group = root.locator("fieldset.segmented:visible").filter(
+        group = self.page.locator("fieldset.segmented:visible").filter(
             has=self.page.locator("legend", has_text=re.compile("^" + re.escape(legend)))
         )
         label = group.locator("label").filter(has_text=re.compile("^" + re.escape(text) + "$"))
@@ -360,10 +355,6 @@ class App:
         expect(banner.get_by_role("heading", level=2)).to_have_text(re.compile(rf"^\s*{words}\s*$"))
         expect(banner).to_contain_text(f"after {hands} hands")
         expect(self.page.locator("#entry-form")).to_have_count(0)
-
-    def visible_errors(self) -> list[str]:
-        found = self.page.locator(".banner-error:visible, .field-error:visible")
-        return [t.strip() for t in found.all_inner_texts() if t.strip()]
 
 
 @pytest.fixture

@@ -84,7 +84,9 @@ def test_wide_history_table_does_not_make_the_page_scroll_sideways(app):
     match = app.make_match("ohhell", NAMES7, {}, hands, owner=user)
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator("#entry-form")).to_be_visible()
-    table = page.evaluate("() => { const t = document.querySelector('.table-scroll'); return t.scrollWidth - t.clientWidth; }")
+    table = page.evaluate(
+        "() => { const t = document.querySelector('.table-scroll'); return t.scrollWidth - t.clientWidth; }"
+    )
     assert table > 0  # the table itself may scroll sideways (UX.md)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow == 0, f"the page scrolls sideways by {overflow}px"
@@ -123,7 +125,8 @@ def test_drawbridge_history_shows_the_contract_on_one_line(app):
     line = app.history_row(1).locator(".entry-line")
     expect(line).to_contain_text(re.compile(r"Ann:\s*3"))
     tops = line.evaluate(
-        "l => [l.querySelector('b'), l.querySelector('[aria-hidden]')].map(e => Math.round(e.getBoundingClientRect().top))"
+        "l => [l.querySelector('b'), l.querySelector('[aria-hidden]')]"
+        ".map(e => Math.round(e.getBoundingClientRect().top))"
     )
     assert tops[0] == tops[1], f"declarer at y={tops[0]}, strain at y={tops[1]}: not one line"
 

@@ -38,7 +38,7 @@ def test_double_tap_on_save_saves_once(app, touch):
     page.get_by_role("button", name="Save hand 1", exact=True).dblclick()
     app.expect_notice("Hand 1 saved.")
     app.expect_history_rows(1)
-    page.wait_for_timeout(800)  # a second request, had one gone out, would be answered by now
+    page.wait_for_timeout(500)  # a second request, had one gone out, would be answered by now
     assert app.hand_count(match_id) == 1
     expect(app.history_row(1)).to_have_count(1)
     app.expect_totals({"Ann": 43, "Bob": 51})
@@ -58,7 +58,7 @@ def test_double_tap_on_save_saves_once(app, touch):
             page.mouse.click(x, y)
     app.expect_notice("Hand 2 saved.")
     app.expect_history_rows(2)
-    page.wait_for_timeout(800)
+    page.wait_for_timeout(500)
     assert app.hand_count(match_id) == 2
     expect(app.history_row(2)).to_have_count(1)
     app.expect_totals({"Ann": 73, "Bob": 115})
