@@ -339,15 +339,28 @@ class Server:
         self.log = tmp / "server.log"
         self.access_log = tmp / "access.log"
         self.access_log.touch()
-        cmd = [
+        self.env = env
+        self.cmd = [
             GUNICORN, "config.wsgi:application", "--workers", str(workers), "--threads", str(threads),
             "--bind", f"127.0.0.1:{self.port}", "--timeout", "60", "--graceful-timeout", "5", "--keep-alive", "30",
             "--access-logfile", str(self.access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s",
             "--error-logfile", "-", "--log-level", "info",
         ]
+        self.restarts = 0
+        self._start()
+
+    def _start(self) -> None:
         self._out = self.log.open("a")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._out, stderr=subprocess.STDOUT,
+        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env, stdout=self._out, stderr=subprocess.STDOUT,
                                      start_new_session=True)
+
+    def restart(self) -> None:
+        """Stop and start again on the same port: drops the queue of requests
+        whose clients have given up (gunicorn would still serve them all)."""
+        self.stop()
+        self.restarts += 1
+        self._start()
+        self.wait_ready()
 
     def wait_ready(self, seconds: float = 60) -> None:
         import httpx
@@ -1017,6 +1030,7 @@ async def alone(ev: Event, table: TableState, spectate_path: str, count: int = 2
     """Service time without load: ``count`` requests of each kind, one after
     the other (not part of the phases' figures)."""
     times: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    sizes: dict[str, int] = {}
 
     async def timed(name: str, method: str, path: str, headers: dict | None = None, form: dict | None = None,
                     expect: int = 200) -> Reply | None:
@@ -1029,6 +1043,7 @@ async def alone(ev: Event, table: TableState, spectate_path: str, count: int = 2
         times[name].append((time.perf_counter() - t0, "ok" if reply.status == expect else f"HTTP {reply.status}"))
         if name == BASELINE and reply.status == 204:
             ev.baseline_acked += 1
+        sizes[name] = len(reply.content)
         return reply
 
     device = table.devices[0]
@@ -1049,23 +1064,33 @@ async def alone(ev: Event, table: TableState, spectate_path: str, count: int = 2
             await resync(ev, table, device)
         if k == 0:
             times.clear()  # warm-up
-    return {name: summarize(name, samples, 1.0) for name, samples in times.items()}
+    return {name: (summarize(name, samples, 1.0), sizes.get(name, 0)) for name, samples in times.items()}
 
 
-async def settle(server: Server, quiet: float = 1.5, limit: float = 90.0) -> float:
+async def settle(server: Server, quiet: float = 1.5, limit: float = 30.0) -> dict:
     """Wait until the server has answered everything it had queued (the
-    access log stops growing): the next phase starts on an idle server.
-    Returns the seconds waited."""
+    access log stops growing): the next phase starts on an idle server. If
+    it is still busy after ``limit`` s, it is working through requests whose
+    clients gave up long ago: restart it (and say how many it answered
+    meanwhile)."""
     start = time.monotonic()
-    size, since = access_offset(server), time.monotonic()
+    first = size = access_offset(server)
+    since = time.monotonic()
+    drained = False
     while time.monotonic() - start < limit:
         await asyncio.sleep(0.25)
         now = access_offset(server)
         if now != size:
             size, since = now, time.monotonic()
         elif time.monotonic() - since >= quiet:
+            drained = True
             break
-    return time.monotonic() - start
+    with server.access_log.open("rb") as f:
+        f.seek(first)
+        answered_late = f.read(size - first).count(b"\n")
+    if not drained:
+        await asyncio.to_thread(server.restart)
+    return {"seconds": time.monotonic() - start, "drained": drained, "answered_late": answered_late}
 
 
 async def stop_after(ev: Event, at: float) -> None:
@@ -1281,19 +1306,22 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     out.append("")
     cores = os.cpu_count() or 1
     out.append("each endpoint alone (one request at a time, no other load; capacity if it used every core):")
-    for name, st in r["alone"].items():
+    for name, (st, size) in r["alone"].items():
         capacity = cores / st.p50 if st.p50 else 0.0
         bad = {o: n for o, n in st.outcomes.items() if o != "ok"}
-        out.append(f"  {name:<30} p50 {ms(st.p50):>5} ms  p95 {ms(st.p95):>5} ms  -> at most ~{capacity:.0f}/s"
-                   + (f"  NOT OK: {bad}" if bad else ""))
+        out.append(f"  {name:<30} p50 {ms(st.p50):>5} ms  p95 {ms(st.p95):>5} ms  {size / 1000:>6.1f} kB"
+                   f"  -> at most ~{capacity:.0f}/s" + (f"  NOT OK: {bad}" if bad else ""))
     if args.spectators:
-        poll = r["alone"].get(STANDINGS + " (htmx poll)")
+        poll, _size = r["alone"].get(STANDINGS + " (htmx poll)", (None, 0))
         if poll and poll.p50:
             rate = args.spectators / SPECTATOR_EVERY
             out.append(f"  {args.spectators} spectators polling every {SPECTATOR_EVERY:.0f} s: {rate:.0f} polls/s "
                        f"x {ms(poll.p50)} ms = {rate * poll.p50:.1f} cores of standings work alone ({cores} here)")
-    out.append("waited for the server's queue to drain after phase A {A:.1f} s, after phase B {B:.1f} s".format(
-        **r["settle"]))
+    for phase, st in r["settle"].items():
+        out.append(
+            f"after phase {phase}: the server answered {st['answered_late']} more requests in {st['seconds']:.0f} s"
+            + ("" if st["drained"] else "; still busy with requests whose clients had given up: RESTARTED")
+        )
     out.append("server side (gunicorn access log, time in the app): " + "; ".join(
         f"{p.name} {name} n={n} p50 {ms(p50)} p99 {ms(p99)} ms"
         for p in (a, b, c) for name, (n, p50, p99) in sorted(p.access.items())
@@ -1376,7 +1404,7 @@ def summary_row(r: dict) -> dict:
         "capacity": vars(phases["C"].stats[CAPACITY]),
         "hands": r["hands"],
         "server_log": {k: v for k, v in r["server_log"].items() if k != "first_traceback"},
-        "alone": {name: vars(st) for name, st in r["alone"].items()},
+        "alone": {name: {**vars(st), "bytes": size} for name, (st, size) in r["alone"].items()},
         "cpu": {p.name: {"client": p.cpu_client, "gunicorn": p.cpu_server, "postgres": p.cpu_postgres,
                          "machine": p.machine_busy} for p in r["phases"]},
         "load_before": r["load_before"],

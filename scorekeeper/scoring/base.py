@@ -156,6 +156,8 @@ class GameSpec:
     hand_fields: tuple[Field, ...]
     detail_keys: tuple[str, ...]
     has_bidding: bool  # False: the whole hand is entered after play
+    hand_noun: str = "hand"  # what the table calls one (Sixty-Six: a deal)
+    bidding_noun: str = "bids"  # what is known before play (Draw Bridge: the contract)
 
     def option(self, name: str) -> Option:
         return next(o for o in self.options if o.name == name)

@@ -118,6 +118,7 @@ SPEC = GameSpec(
     ),
     detail_keys=("made",),
     has_bidding=True,
+    bidding_noun="contract",
 )
 
 

@@ -36,10 +36,10 @@ SPEC = GameSpec(
             "How many cards each hand deals: from 1 card up to the largest hand (15 cards for 3 players, "
             "13 for 4, 10 for 5, 8 for 6, 7 for 7), down again, or both ways.",
             choices=(
-                ("up", "Up: 1 card, 2 cards, ... up to the largest hand"),
-                ("down", "Down: the largest hand first, then one card fewer each hand"),
-                ("up_down", "Up and down: 1 card up to the largest hand and back to 1"),
-                ("down_up", "Down and up: the largest hand down to 1 card and back up"),
+                ("up", "Up: 1, 2, 3 … cards"),
+                ("down", "Down: … 3, 2, 1 cards"),
+                ("up_down", "Up and down: 1 … most … 1"),
+                ("down_up", "Down and up: most … 1 … most"),
             ),
         ),
         Option(

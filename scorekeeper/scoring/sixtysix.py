@@ -95,6 +95,7 @@ SPEC = GameSpec(
     ),
     detail_keys=("winner",),
     has_bidding=False,
+    hand_noun="deal",
 )
 
 PLAYER_ROLE = {OUT: "who claimed 66", CLOSED: "who closed the stock", PLAYED_OUT: "who won the last trick"}
@@ -242,7 +243,7 @@ class SixtySix(Game):
         """Only the winner of a deal scores; ``line`` explains the winner's points."""
         points = [0, 0]
         points[winner] = value
-        why = ["0", "0"]
+        why = ["lost the deal: 0", "lost the deal: 0"]
         why[winner] = line
         return HandScore(points, {"winner": winner}, why)
 

@@ -73,13 +73,10 @@ def suit_words(strain):
     return SUITS.get(strain, (strain, strain))[1]
 
 
-@register.filter
-def bid_label(bid):
-    if bid == "blind_nil":
-        return _("Blind Nil")
-    if bid == 0:
-        return _("Nil")
-    return bid
+@register.simple_tag
+def field_value_label(spec, name, value):
+    """A hand value as its field labels it ("Nil" for a Spades 0, 0 in Oh Hell)."""
+    return dict(hand_field(spec, name).choices).get(value, value)
 
 
 @register.filter
@@ -123,7 +120,7 @@ def entry_summary(entry):
     parts = []
     for key, value in entry.items():
         if isinstance(value, list):
-            value = ", ".join(str(bid_label(v)) for v in value)
+            value = ", ".join(str(v).replace("_", " ") for v in value)
         elif value is True:
             value = _("yes")
         elif value is False:

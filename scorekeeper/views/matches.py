@@ -159,7 +159,11 @@ def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse
         )
     except ServiceError as e:
         return _render_sheet(request, match_id, error=e.message, status=_status_for(e))
-    return _after_write(request, match_id, _("Bids saved. Play the hand, then enter the tricks."))
+    if sheet.spec.bidding_noun == "contract":
+        saved = _("Contract saved. Play the hand, then enter declarer's tricks.")
+    else:
+        saved = _("Bids saved. Play the hand, then enter the tricks.")
+    return _after_write(request, match_id, saved)
 
 
 @require_POST
@@ -180,11 +184,13 @@ def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpRespon
         )
     except ServiceError as e:
         return _render_sheet(request, match_id, error=e.message, status=_status_for(e), keep_input=e.code != "conflict")
+    n = {"n": saved.hand.number}
+    deal = sheet.spec.hand_noun == "deal"
     if not saved.created:
-        return _after_write(request, match_id, _("Hand %(n)d was already saved.") % {"n": saved.hand.number})
-    return _after_write(
-        request, match_id, _("Hand %(n)d saved.") % {"n": saved.hand.number}, new_hand=saved.hand.number
-    )
+        message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
+        return _after_write(request, match_id, message % n)
+    message = _("Deal %(n)d saved.") if deal else _("Hand %(n)d saved.")
+    return _after_write(request, match_id, message % n, new_hand=saved.hand.number)
 
 
 @require_POST

@@ -53,8 +53,11 @@
     var select = document.querySelector('select[name="' + info.dataset.input + '"]');
     if (!select) return;
     select.setAttribute("data-forbidden-by-hook", "1");
+    // A bid already chosen stays selectable (a disabled option would not be
+    // sent, and the server would then say the bid is missing instead of
+    // naming the hook); the preview shows the hook message for it.
     Array.prototype.forEach.call(select.options, function (o) {
-      if (o.value === info.dataset.forbidden) o.disabled = true;
+      if (o.value === info.dataset.forbidden && !o.selected) o.disabled = true;
     });
   });
 

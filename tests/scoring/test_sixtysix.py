@@ -612,13 +612,13 @@ def test_bidding_with_a_bad_match_reports_the_match():
 
 
 def test_why_out():
-    assert why(out(0, [71, 38])) == ["went out with 71; Bob has 38 (33 or more): 1", "0"]
-    assert why(out(1, [25, 66])) == ["0", "went out with 66; Ann has 25 (under 33): 2"]
-    assert why(out(0, [82, 0], took=False)) == ["went out with 82; Bob took no trick: 3", "0"]
+    assert why(out(0, [71, 38])) == ["went out with 71; Bob has 38 (33 or more): 1", "lost the deal: 0"]
+    assert why(out(1, [25, 66])) == ["lost the deal: 0", "went out with 66; Ann has 25 (under 33): 2"]
+    assert why(out(0, [82, 0], took=False)) == ["went out with 82; Bob took no trick: 3", "lost the deal: 0"]
 
 
 def test_why_false_claim():
-    assert why(out(0, [58, 40])) == ["0", "false claim by Ann (58): Bob wins 2"]
+    assert why(out(0, [58, 40])) == ["lost the deal: 0", "false claim by Ann (58): Bob wins 2"]
     line = why(out(1, [0, 60], took=False))[0]
     assert line.startswith("false claim by Bob (60)")
     assert line.endswith(": 3")
@@ -626,8 +626,11 @@ def test_why_false_claim():
 
 def test_why_closed():
     x5 = closed(1, [34, 51], took=True, at_close=False)
-    assert why(x5) == ["Bob closed and fell short; Ann had no trick at the close: 3", "0"]
-    assert why(closed(1, [40, 50])) == ["Bob closed and fell short; Ann had a trick at the close: 2", "0"]
+    assert why(x5) == ["Bob closed and fell short; Ann had no trick at the close: 3", "lost the deal: 0"]
+    assert why(closed(1, [40, 50])) == [
+        "Bob closed and fell short; Ann had a trick at the close: 2",
+        "lost the deal: 0",
+    ]
     line = why(closed(0, [50, 70], opponent_claimed=True))[1]
     assert "Ann closed" in line
     assert "claimed 66" in line
@@ -641,7 +644,7 @@ def test_why_played_out():
     line, loser = why(played_out(0, [75, 55]))
     assert "75" in line
     assert line.endswith("Bob has 55 (33 or more): 1")
-    assert loser == "0"
+    assert loser == "lost the deal: 0"
     assert why(played_out(1, [65, 65])) == ["drawn deal (65 - 65): 0", "drawn deal (65 - 65): 0"]
 
 
