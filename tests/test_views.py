@@ -283,7 +283,12 @@ def test_oh_hell_guidance_for_a_later_hand(web, owned):
 
 
 # What the table calls one: Sixty-Six plays deals.
-SAVED_1 = {"spades": "Hand 1 saved.", "drawbridge": "Hand 1 saved.", "ohhell": "Hand 1 saved.", "sixtysix": "Deal 1 saved."}
+SAVED_1 = {
+    "spades": "Hand 1 saved.",
+    "drawbridge": "Hand 1 saved.",
+    "ohhell": "Hand 1 saved.",
+    "sixtysix": "Deal 1 saved.",
+}
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)
@@ -502,8 +507,6 @@ def test_preview_of_a_sixty_six_deal(web, owned):
     page = text_of(web.post(url("preview", match), HAND_POST["sixtysix"][0]))
     assert "+1" in page
     assert "33 or more" in page
-
-
 
 
 @pytest.mark.parametrize(
