@@ -1,8 +1,6 @@
-"""Bugs found by the end-to-end tests. Each test asserts the right behaviour
-and is marked xfail(strict=True, raises=AssertionError) until the app is
-fixed: when it starts to pass, the marker must go (and a test that breaks in
-another way, e.g. an action timing out, is not taken for the bug). They run at phone size only (the bugs do not depend
-on the size, except where a test says so)."""
+"""Bugs the end-to-end tests once found, kept as regression tests. They run
+at one size only (the bugs did not depend on the size, except where a test
+says so)."""
 
 from __future__ import annotations
 
@@ -18,12 +16,6 @@ PHONE = pytest.mark.parametrize("size", ["phone"], indirect=True)
 TABLET = pytest.mark.parametrize("size", ["tablet"], indirect=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: the sheet's menu is drawn with the page and not redrawn by the htmx save, so on a match "
-    "opened with no hands 'Undo the last hand' is missing after hands are saved, until a reload",
-)
 @PHONE
 def test_menu_offers_undo_after_a_hand_saved_in_place(app):
     page = app.page
@@ -43,13 +35,6 @@ def test_menu_offers_undo_after_a_hand_saved_in_place(app):
     expect(page.get_by_role("link", name="Undo the last hand")).to_be_visible(timeout=2_000)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: the dealer's bid, taken down before the others, stays selected when it becomes the hook's "
-    "forbidden bid; app.js disables that <option>, the browser leaves a disabled option out of the post, and "
-    "the server answers 'Bob: bid: this is needed.' and blanks the bid instead of naming the hook",
-)
 @PHONE
 def test_hook_refusal_names_the_hook_and_keeps_the_bid(app):
     page = app.page
@@ -72,13 +57,6 @@ def test_hook_refusal_names_the_hook_and_keeps_the_bid(app):
     expect(page.locator("#in-bids_1")).to_have_value("1")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: with 5-7 players on a phone the whole page scrolls sideways, not only the history table: the "
-    "table's visually-hidden header text is position:absolute and .table-scroll is not positioned, so it escapes "
-    "the scroll box",
-)
 @PHONE
 def test_wide_history_table_does_not_make_the_page_scroll_sideways(app):
     page = app.page
@@ -96,12 +74,6 @@ def test_wide_history_table_does_not_make_the_page_scroll_sideways(app):
     assert overflow == 0, f"the page scrolls sideways by {overflow}px"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: the history's Edit links are 39 px wide; UX.md asks for 44 px tap targets (.row-actions a has a "
-    "minimum height but no minimum width)",
-)
 @PHONE
 def test_edit_links_are_44px_tap_targets(app):
     page = app.page
@@ -114,12 +86,6 @@ def test_edit_links_are_44px_tap_targets(app):
     assert box["height"] >= 44 and box["width"] >= 44, f"{box['width']:.0f}x{box['height']:.0f}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: in the Draw Bridge history a contract breaks over three lines ('Ann: 3' / 'NT' / ', 9 tricks: "
-    "made'): '.sheet td span { display: block }' also hits the spans inside .entry-line",
-)
 @TABLET
 def test_drawbridge_history_shows_the_contract_on_one_line(app):
     page = app.page
@@ -137,12 +103,6 @@ def test_drawbridge_history_shows_the_contract_on_one_line(app):
     assert tops[0] == tops[1], f"declarer at y={tops[0]}, strain at y={tops[1]}: not one line"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: in Oh Hell the bids in play show a bid of 0 as 'Nil' (the Spades bid, via the bid_label filter), "
-    "while the steppers and the history show 0",
-)
 @PHONE
 def test_ohhell_bids_in_play_show_zero_as_0(app):
     page = app.page
