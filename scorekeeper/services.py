@@ -76,7 +76,7 @@ def add_player(*, name: str, actor: Actor = SYSTEM) -> Player:
     try:
         with transaction.atomic():
             player = Player.objects.create(name=name)
-            _audit(None, actor, "player added", after={"player": player.pk, "name": name})
+            audit(actor, "player added", after={"player": player.pk, "name": name})
     except IntegrityError:
         raise ServiceError(_("There is already a player called %(name)s.") % {"name": name}) from None
     return player
@@ -91,7 +91,7 @@ def rename_player(*, player_id: int, name: str, actor: Actor = SYSTEM) -> Player
         before = player.name
         player.name = name
         player.save(update_fields=["name", "key"])
-        _audit(None, actor, "player renamed", before={"player": player.pk, "name": before}, after={"name": name})
+        audit(actor, "player renamed", before={"player": player.pk, "name": before}, after={"name": name})
     return player
 
 
@@ -121,7 +121,7 @@ def start_match(
             previous=previous,
         )
         Seat.objects.bulk_create(Seat(match=match, player=p, position=i) for i, p in enumerate(players))
-        _audit(match, actor, "match started", after={"players": [p.name for p in players], "options": options})
+        audit(actor, "match started", match=match, after={"players": [p.name for p in players], "options": options})
     return match
 
 
@@ -147,7 +147,7 @@ def save_bidding(*, match_id: int, bidding: dict, expected_number: int | None, a
         before = match.pending_bidding
         match.pending_bidding = bidding
         _bump(match, update_fields=["pending_bidding"])
-        _audit(match, actor, "bids saved", hand_number=len(entries) + 1, before=before, after=bidding)
+        audit(actor, "bids saved", match=match, hand_number=len(entries) + 1, before=before, after=bidding)
     return match
 
 
@@ -159,7 +159,7 @@ def clear_bidding(*, match_id: int, actor: Actor = SYSTEM) -> Match:
             before = match.pending_bidding
             match.pending_bidding = None
             _bump(match, update_fields=["pending_bidding"])
-            _audit(match, actor, "bids cleared", hand_number=len(entries) + 1, before=before)
+            audit(actor, "bids cleared", match=match, hand_number=len(entries) + 1, before=before)
     return match
 
 
@@ -194,7 +194,7 @@ def record_hand(
         hand = Hand.objects.create(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
         match.pending_bidding = None
         _apply_result(match, result)
-        _audit(match, actor, "hand recorded", hand_number=hand.number, after=entry)
+        audit(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)
     return HandSaved(match, hand, created=True)
 
 
@@ -225,7 +225,7 @@ def edit_hand(
         if result["finished"]:
             match.pending_bidding = None
         _apply_result(match, result)
-        _audit(match, actor, action, hand_number=number, before=before, after=entry)
+        audit(actor, action, match=match, hand_number=number, before=before, after=entry)
     return match
 
 
@@ -241,7 +241,7 @@ def undo_last_hand(*, match_id: int, expected_version: int | None, actor: Actor 
         Hand.objects.filter(match=match, number=len(entries)).delete()
         match.pending_bidding = None  # bids made for the hand after the undone one
         _apply_result(match, result)
-        _audit(match, actor, "hand undone", hand_number=len(entries), before=entries[-1])
+        audit(actor, "hand undone", match=match, hand_number=len(entries), before=entries[-1])
     return match
 
 
@@ -252,7 +252,7 @@ def abandon_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
             raise ServiceError(_("Only a match in progress can be abandoned."))
         match.status = Match.Status.ABANDONED
         _bump(match, update_fields=["status"])
-        _audit(match, actor, "match abandoned")
+        audit(actor, "match abandoned", match=match)
     return match
 
 
@@ -263,7 +263,7 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
             raise ServiceError(_("Only an abandoned match can be reopened."))
         match.status = Match.Status.IN_PROGRESS
         _bump(match, update_fields=["status"])
-        _audit(match, actor, "match reopened")
+        audit(actor, "match reopened", match=match)
     return match
 
 
@@ -277,7 +277,7 @@ def issue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink, 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         link = AccessLink.objects.create(match=match, token_hash=hash_token(token), label=label, created_by=actor.user)
-        _audit(match, actor, "link issued", after={"link": link.pk, "label": label})
+        audit(actor, "link issued", match=match, after={"link": link.pk, "label": label})
     return link, token
 
 
@@ -287,7 +287,7 @@ def revoke_link(*, link_id: int, actor: Actor) -> AccessLink:
         if link.revoked_at is None:
             link.revoked_at = timezone.now()
             link.save(update_fields=["revoked_at"])
-            _audit(link.match, actor, "link revoked", before={"link": link.pk, "label": link.label})
+            audit(actor, "link revoked", match=link.match, before={"link": link.pk, "label": link.label})
     return link
 
 
@@ -302,7 +302,7 @@ def add_co_organiser(*, match_id: int, username: str, actor: Actor) -> Match:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         match.co_organisers.add(user)
-        _audit(match, actor, "co-organiser added", after={"user": user.get_username()})
+        audit(actor, "co-organiser added", match=match, after={"user": user.get_username()})
     return match
 
 
@@ -380,11 +380,20 @@ def _bump(match: Match, update_fields: list[str]) -> None:
     match.save(update_fields=[*update_fields, "version", "updated_at"])
 
 
-def _audit(
-    match: Match, actor: Actor, action: str, *, hand_number: int | None = None, before: Any = None, after: Any = None
+def audit(
+    actor: Actor,
+    action: str,
+    *,
+    match: Match | None = None,
+    tournament: Any = None,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
 ) -> None:
+    """Record who changed what: the one place every audit event is written."""
     AuditEvent.objects.create(
         match=match,
+        tournament=tournament,
         user=actor.user,
         link=actor.link,
         actor=actor.label,
@@ -398,6 +407,7 @@ def _audit(
 __all__ = [
     "Actor",
     "HandSaved",
+    "audit",
     "add_co_organiser",
     "issue_link",
     "revoke_link",

@@ -106,7 +106,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import services
-from .models import AccessLink, AuditEvent, Entrant, Match, Player, Round, Seat, Table, Tournament, name_key
+from .models import AccessLink, Entrant, Match, Player, Round, Seat, Table, Tournament, name_key
 from .scoring import GAMES, InvalidHand, score_match
 from .services import Actor, ServiceError
 from .tournament import (
@@ -167,15 +167,7 @@ def format_mismatch_message(game: str, format_: str) -> str:
 
 
 def _audit(tournament: Tournament, actor: Actor, action: str, *, before: Any = None, after: Any = None) -> None:
-    AuditEvent.objects.create(
-        tournament=tournament,
-        user=actor.user,
-        link=actor.link,
-        actor=actor.label,
-        action=action,
-        before=before,
-        after=after,
-    )
+    services.audit(actor, action, tournament=tournament, before=before, after=after)
 
 
 def _lock(tournament_id: int) -> Tournament:
@@ -801,15 +793,7 @@ def end_table_early(*, table_id: int, actor: Actor) -> Match:
         )
         Table.objects.filter(pk=table.pk).update(ended_early_at=now)
         after = {"round": rnd.number, "table": table.number, "totals": totals, "winners": winners}
-        AuditEvent.objects.create(
-            match=match,
-            user=actor.user,
-            link=actor.link,
-            actor=actor.label,
-            action="ended early",
-            before=before,
-            after=after,
-        )
+        services.audit(actor, "ended early", match=match, before=before, after=after)
         _audit(rnd.tournament, actor, "table ended early", before=before, after=after)
     return match
 
