@@ -100,13 +100,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import BooleanField, Count, ExpressionWrapper, Q, TextField
+from django.db.models import BooleanField, Count, ExpressionWrapper, Max, Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import services
-from .models import AccessLink, Entrant, Match, Player, Round, Seat, Table, Tournament, name_key
+from .models import AccessLink, AuditEvent, Entrant, Match, Player, Round, Seat, Table, Tournament, name_key
 from .scoring import GAMES, InvalidHand, score_match
 from .services import Actor, ServiceError
 from .tournament import (
@@ -1090,6 +1090,18 @@ def standings(tournament: Tournament, data: TournamentData | None = None) -> Sta
                 )
             )
     return Standings(data, rows, columns)
+
+
+def standings_stamp(tournament: Tournament) -> tuple:
+    """Changes whenever the standings may: any table's match written (hands,
+    end early) or any tournament-level event (round published or completed,
+    registration, drop). Two small indexed queries instead of the four big
+    ones, so a room full of screens polling every 5 s costs little."""
+    matches = Match.objects.filter(table__round__tournament=tournament).aggregate(
+        last=Max("updated_at"), count=Count("id")
+    )
+    last_event = AuditEvent.objects.filter(tournament=tournament).aggregate(last=Max("id"))["last"]
+    return matches["last"], matches["count"], last_event
 
 
 def _number(value: Any) -> Any:

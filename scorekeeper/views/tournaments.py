@@ -430,6 +430,23 @@ CLASS_WINNER = ' class="winner"'
 CLASS_LIVE = ' class="is-live"'
 
 
+# tournament id -> (stamp, standings, rows html, live tables html), per process.
+_STANDINGS_MEMO: dict[int, tuple] = {}
+
+
+def _standings_fragments(tournament: Tournament) -> tuple:
+    """The standings and their HTML, worked out again only when something
+    that can change them was written (tournaments.standings_stamp): every
+    screen in the room polls every 5 s, and most polls find nothing new."""
+    stamp = tournaments.standings_stamp(tournament)
+    memo = _STANDINGS_MEMO.get(tournament.pk)
+    if memo is None or memo[0] != stamp:
+        result = tournaments.standings(tournament)
+        memo = (stamp, result, standings_rows_html(result), live_tables_html(result.data.current_view))
+        _STANDINGS_MEMO[tournament.pk] = memo
+    return memo[1:]
+
+
 def standings_rows_html(result: tournaments.Standings) -> str:
     """The standings table's rows. Built in Python, not in the template: the
     page is polled every 5 seconds by every screen in the room, and the
@@ -474,7 +491,7 @@ def live_tables_html(view: tournaments.RoundView | None) -> str:
 @vary_on_headers("HX-Request")
 @public_or_organiser
 def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
-    result = tournaments.standings(tournament)
+    result, rows_html, live_html = _standings_fragments(tournament)
     big = request.GET.get("big") == "1"
     context = {
         "tournament": tournament,
@@ -483,8 +500,8 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
         "big": big,
         "is_organiser": is_organiser,
         "poll_url": request.get_full_path(),
-        "rows_html": standings_rows_html(result),
-        "live_html": live_tables_html(result.data.current_view),
+        "rows_html": rows_html,
+        "live_html": live_html,
     }
     template = "tournaments/standings.html#live" if request.htmx else "tournaments/standings.html"
     return render(request, template, context)
