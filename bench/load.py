@@ -40,8 +40,9 @@ For each database it:
 4. Phase A, baseline: ``--connections`` clients POST the baseline endpoint
    (one INSERT in a transaction, 204) back to back for
    ``--baseline-seconds``.
-5. Phase B, the event, for ``--seconds``: every ~15 s a round ends and every
-   table submits its next hand within 3 s (a burst), plus extra hands at
+5. Phase B, the event, for ``--seconds``: every ~15 s (``--round-every``)
+   a round ends and every table submits its next hand within 3 s
+   (``--burst-spread``: a burst), plus extra hands at
    random (one per table per 30 s on average). Each submission is an htmx
    POST of bids and tricks with the expected hand number and a new
    client_key. Some are retried: a double tap (the same form twice, 30 ms
@@ -111,9 +112,9 @@ PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_URL = "postgres://postgres@127.0.0.1:5432/{name}"
 
 HUGE_TARGET = 1_000_000_000  # no match ends during the run
-ROUND_EVERY = 15.0  # s between round ends (bursts)
+ROUND_EVERY = 15.0  # s between round ends (bursts); --round-every
 FIRST_ROUND_END = 5.0
-BURST_SPREAD = 3.0  # every table submits within this many s after a round end
+BURST_SPREAD = 3.0  # every table submits within this many s after a round end; --burst-spread
 EXTRA_EVERY = 30.0  # mean s between a table's extra hands
 SPECTATOR_EVERY = 5.0  # the standings page polls every 5 s
 SECOND_DEVICE_SHARE = 0.1  # tables with a second scoring device
@@ -798,8 +799,8 @@ def pick_mode(ev: Event, table: TableState) -> str:
     return "single"
 
 
-def table_schedule(rng: random.Random, seconds: float, round_ends: list[float]) -> list[float]:
-    times = [end + rng.uniform(0, BURST_SPREAD) for end in round_ends]
+def table_schedule(rng: random.Random, seconds: float, round_ends: list[float], spread: float) -> list[float]:
+    times = [end + rng.uniform(0, spread) for end in round_ends]
     t = rng.expovariate(1 / EXTRA_EVERY)
     while t < seconds:
         times.append(t)
@@ -894,8 +895,10 @@ def access_stats(server: Server, start: int, end: int) -> dict[str, tuple[int, f
             name = RECORD
         elif method == "POST" and path == "/bench/baseline/":
             name = BASELINE
-        elif method == "GET" and re.fullmatch(r"/tournaments/\d+/standings/|/matches/\d+/", path):
+        elif method == "GET" and re.fullmatch(r"/tournaments/\d+/standings/", path):
             name = STANDINGS
+        elif method == "GET" and re.fullmatch(r"/matches/\d+/", path):
+            name = "score sheet GET (spectators in fallback, or a device's resync)"
         else:
             name = f"{method} other"
         times[name].append(int(micros) / 1e6)
@@ -990,10 +993,10 @@ async def run_load(args, server: Server, setup: dict) -> dict:
               flush=True)
         loop = asyncio.get_running_loop()
         event_start = loop.time() + 0.5
-        round_ends = [FIRST_ROUND_END + k * ROUND_EVERY + rng.uniform(-1, 1)
-                      for k in range(int(args.seconds // ROUND_EVERY) + 1)
-                      if FIRST_ROUND_END + k * ROUND_EVERY < args.seconds]
-        schedules = [table_schedule(rng, args.seconds, round_ends) for _ in tables]
+        round_ends = [FIRST_ROUND_END + k * args.round_every + rng.uniform(-1, 1)
+                      for k in range(int(args.seconds // args.round_every) + 1)
+                      if FIRST_ROUND_END + k * args.round_every < args.seconds]
+        schedules = [table_schedule(rng, args.seconds, round_ends, args.burst_spread) for _ in tables]
         results["scheduled_hands"] = sum(len(s) for s in schedules)
         results["round_ends"] = [round(t, 1) for t in round_ends]
         fixed = spectate_paths[0] if len(spectate_paths) == 1 else None
@@ -1305,7 +1308,8 @@ def report(r: dict, args) -> tuple[list[str], bool]:
         "",
         f"=== {r['label']}: gunicorn {args.workers} workers x {args.threads} threads; {args.tables} tables "
         f"({r['devices']} devices), {args.spectators} spectators; client: {args.client}, {args.connections} "
-        f"connections, timeout {args.timeout:.0f} s",
+        f"connections, timeout {args.timeout:.0f} s; rounds end every {args.round_every:.0f} s, burst over "
+        f"{args.burst_spread:.0f} s",
         f"    spectators watch: {r['spectate']}",
         "",
         f"{'phase / endpoint':<32}{'requests':>9}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}"
@@ -1439,6 +1443,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=3, help="gunicorn workers, default 3")
     p.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker, default 4")
     p.add_argument("--only", choices=("sqlite", "postgres"), help="run one database only")
+    p.add_argument("--round-every", type=float, default=ROUND_EVERY,
+                   help=f"s between round ends, default {ROUND_EVERY:.0f}")
+    p.add_argument("--burst-spread", type=float, default=BURST_SPREAD,
+                   help=f"every table submits within this many s after a round end, default {BURST_SPREAD:.0f}")
     p.add_argument("--connections", type=int, default=64,
                    help="client connection limit; also the concurrency of phases A and C (default 64)")
     p.add_argument("--baseline-seconds", type=float, default=10, help="length of phases A and C, default 10")
@@ -1457,6 +1465,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.tables < 1 or args.spectators < 0 or args.seconds <= 0 or args.connections < 1:
         p.error("--tables and --connections must be >= 1, --spectators >= 0, --seconds > 0")
+    if args.round_every <= 0 or args.burst_spread < 0:
+        p.error("--round-every must be > 0 and --burst-spread >= 0")
     if not (args.spectate in ("standings", "sheet") or args.spectate.startswith("/")):
         p.error("--spectate: standings, sheet or a path starting with /")
     return args

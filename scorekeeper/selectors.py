@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from .models import Hand, Match, Player, Seat, Table
-from .scoring import GameSpec, InvalidHand, entry_hints, get_game, score_match
+from .scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 
 
 @dataclass
@@ -102,8 +103,9 @@ def score_sheet(match_id: int) -> ScoreSheet:
     hands = list(Hand.objects.filter(match=match).order_by("number").values_list("number", "entry"))
     entries = [entry for _n, entry in hands]
     broken = None
+    hints: dict = {}
     try:
-        result = score_match(match.engine_input(names, entries))
+        result, hints = score_with_hints(match.engine_input(names, entries), match.pending_bidding)
     except InvalidHand as error:
         # Stored hands were legal when saved; only a stricter rule could get
         # here. Show the hands before the bad one scored, the rest as typed,
@@ -128,7 +130,8 @@ def score_sheet(match_id: int) -> ScoreSheet:
     if ended_early:
         result.update(finished=True, winners=match.winners, next_hand=None)
     finished = result["finished"] and broken is None
-    hints = {} if finished or broken else entry_hints(match.engine_input(names, entries), match.pending_bidding)
+    if finished or broken:
+        hints = {}
     return ScoreSheet(
         match=match,
         spec=spec,
@@ -145,6 +148,23 @@ def score_sheet(match_id: int) -> ScoreSheet:
         ended_early=ended_early,
         table=Table.objects.filter(match=match).select_related("round__tournament").first(),
     )
+
+
+@dataclass
+class EntryForm:
+    """What parsing a submitted hand needs: the game's spec and the names."""
+
+    spec: GameSpec
+    names: list[str]
+
+
+def entry_form(match_id: int) -> EntryForm:
+    """One query (the match and its players), for the hot path of saving a
+    hand: the full sheet is built once, for the answer, not for parsing."""
+    seats = list(Seat.objects.filter(match_id=match_id).order_by("position").values_list("match__game", "player__name"))
+    if not seats:
+        raise Http404("No such match")
+    return EntryForm(get_game(seats[0][0]).spec, [name for _game, name in seats])
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Field, GameSpec, InvalidHand, Option
-from .engine import check_bidding, entry_hints, preview_hand, run
+from .engine import check_bidding, entry_hints, preview_hand, run, score_with_hints
 from .registry import GAMES, game_specs, get_game
 
 
@@ -29,4 +29,5 @@ __all__ = [
     "get_game",
     "preview_hand",
     "score_match",
+    "score_with_hints",
 ]

@@ -155,6 +155,14 @@ def entry_hints(match: Any, bidding: dict | None = None) -> dict:
     return game.hints(state, len(match["hands"]), bidding)
 
 
+def score_with_hints(match: Any, bidding: dict | None = None) -> tuple[dict, dict]:
+    """score_match and entry_hints in one pass over the hands, for the app's
+    score sheet (drawn after every saved hand)."""
+    game, state, result = _walk(match, explain=False)
+    hints = {} if result["finished"] else game.hints(state, len(match["hands"]), bidding)
+    return result, hints
+
+
 def preview_hand(match: Any, hand: Any) -> dict:
     """Score ``hand`` as the next hand of ``match`` without storing it:
     returns the new hand's row (points, totals, details, why) and the
@@ -178,4 +186,5 @@ __all__ = [
     "parse_match",
     "preview_hand",
     "run",
+    "score_with_hints",
 ]

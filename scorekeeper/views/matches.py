@@ -146,7 +146,7 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @scorer_required
 def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
-    sheet = selectors.score_sheet(match_id)
+    sheet = selectors.entry_form(match_id)
     parsed = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
     if not parsed.ok:
         return _render_sheet(request, match_id, errors=parsed.errors, status=UNPROCESSABLE)
@@ -170,7 +170,7 @@ def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse
 @vary_on_headers("HX-Request")
 @scorer_required
 def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
-    sheet = selectors.score_sheet(match_id)
+    sheet = selectors.entry_form(match_id)
     parsed = parse_hand(sheet.spec, request.POST, sheet.names)
     if not parsed.ok:
         return _render_sheet(request, match_id, errors=parsed.errors, status=UNPROCESSABLE)
@@ -183,14 +183,26 @@ def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpRespon
             actor=actor,
         )
     except ServiceError as e:
-        return _render_sheet(request, match_id, error=e.message, status=_status_for(e), keep_input=e.code != "conflict")
+        conflict = e.code == "conflict"  # another device saved first: show its hand too
+        return _render_sheet(
+            request,
+            match_id,
+            error=e.message,
+            status=_status_for(e),
+            keep_input=not conflict,
+            history_oob="all" if conflict else None,
+        )
     n = {"n": saved.hand.number}
     deal = sheet.spec.hand_noun == "deal"
     if not saved.created:
         message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
-        return _after_write(request, match_id, message % n)
+        return _after_write(request, match_id, message % n, history_oob="all")
     message = _("Deal %(n)d saved.") if deal else _("Hand %(n)d saved.")
-    return _after_write(request, match_id, message % n, new_hand=saved.hand.number)
+    # The form was for this very hand (its number is checked), so the page
+    # holds every hand before it: adding the one row is enough.
+    rows_shown = request.POST.get("number") == str(saved.hand.number) and saved.hand.number > 1
+    history = "row" if rows_shown else "all"
+    return _after_write(request, match_id, message % n, new_hand=saved.hand.number, history_oob=history)
 
 
 @require_POST
@@ -359,9 +371,11 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def _after_write(request: HttpRequest, match_id: int, message: str, new_hand: int | None = None) -> HttpResponse:
+def _after_write(
+    request: HttpRequest, match_id: int, message: str, new_hand: int | None = None, history_oob: str | None = None
+) -> HttpResponse:
     if request.htmx:
-        return _render_sheet(request, match_id, notice=message, new_hand=new_hand)
+        return _render_sheet(request, match_id, notice=message, new_hand=new_hand, history_oob=history_oob)
     messages.success(request, message)
     return redirect("match", match_id)
 
@@ -391,7 +405,16 @@ def _as_input(value) -> str:
 
 
 def _render_sheet(
-    request, match_id, *, errors=None, error=None, notice=None, new_hand=None, status=200, keep_input=True
+    request,
+    match_id,
+    *,
+    errors=None,
+    error=None,
+    notice=None,
+    new_hand=None,
+    status=200,
+    keep_input=True,
+    history_oob=None,
 ):
     """The score sheet, or its changed fragments for htmx. After a rejected
     entry the typed values are shown again, except after a conflict: then
@@ -409,6 +432,7 @@ def _render_sheet(
         "error": error,
         "notice": notice,
         "new_hand": new_hand,
+        "history_oob": history_oob,  # htmx answers: None, "row" (the new one) or "all"
         "client_key": uuid.uuid4().hex,
         "hints": sheet.hints,
         "can_score": can_score,
