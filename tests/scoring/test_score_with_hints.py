@@ -10,7 +10,7 @@ MATCHES = [
         "game": "ohhell",
         "players": ["A", "B", "C", "D"],
         "options": {"hook": True},
-        "hands": [{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}],
+        "hands": [{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0]}],
     },
     {
         "game": "drawbridge",
