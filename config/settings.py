@@ -170,6 +170,10 @@ if not DEBUG:
     if env_bool("BEHIND_HTTPS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Public standings are polled by every screen in the room: rebuild them at
+# most this often (they are always rebuilt after a change, once this passed).
+STANDINGS_REFRESH_SECONDS = float(os.environ.get("STANDINGS_REFRESH_SECONDS", "3"))
+
 # Keep data uploads small: no form of ours needs more.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400

@@ -100,7 +100,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import BooleanField, Count, ExpressionWrapper, Max, Q, TextField
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, Sum, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -1093,15 +1093,16 @@ def standings(tournament: Tournament, data: TournamentData | None = None) -> Sta
 
 
 def standings_stamp(tournament: Tournament) -> tuple:
-    """Changes whenever the standings may: any table's match written (hands,
-    end early) or any tournament-level event (round published or completed,
-    registration, drop). Two small indexed queries instead of the four big
-    ones, so a room full of screens polling every 5 s costs little."""
+    """Changes whenever the standings may: any table's match written (every
+    write bumps its version in the same transaction, so the sum only grows
+    and never misses a write that commits late) or any tournament-level
+    event (round published or completed, registration, drop). Two small
+    queries instead of the four big ones."""
     matches = Match.objects.filter(table__round__tournament=tournament).aggregate(
-        last=Max("updated_at"), count=Count("id")
+        versions=Sum("version"), count=Count("id")
     )
-    last_event = AuditEvent.objects.filter(tournament=tournament).aggregate(last=Max("id"))["last"]
-    return matches["last"], matches["count"], last_event
+    events = AuditEvent.objects.filter(tournament=tournament).count()
+    return matches["versions"], matches["count"], events
 
 
 def _number(value: Any) -> Any:

@@ -207,3 +207,10 @@ def form_values(page: str, form_id: str) -> dict[str, str]:
     reader.feed(page)
     assert reader.values, f"no form #{form_id} on the page"
     return reader.values
+
+
+@pytest.fixture(autouse=True)
+def _standings_always_fresh(settings):
+    """In production polled standings are rebuilt at most every few seconds;
+    tests look right after a change."""
+    settings.STANDINGS_REFRESH_SECONDS = 0

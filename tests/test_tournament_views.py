@@ -471,3 +471,19 @@ def test_csv_exports(organiser):
         ["1", "1", "2", names[1], "20", "loss", "0", "finished"],
         ["1", "", "", bye, "", "bye", "2", ""],
     ]
+
+
+def test_a_busy_room_rebuilds_the_standings_at_most_every_few_seconds(organiser, settings):
+    """During play some table saves a hand every moment: within the refresh
+    window a poll reuses the last standings (one query: the tournament)."""
+    settings.STANDINGS_REFRESH_SECONDS = 60
+    t = build_round(organiser, 4)
+    anyone = client_for()
+    url = f"/tournaments/{t.pk}/standings/"
+    first = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    table = Table.objects.filter(round__tournament=t).order_by("number")[1]
+    services.record_hand(match_id=table.match_id, entry={"bids": [4, 5], "tricks": [6, 7]})
+    with CaptureQueriesContext(connection) as queries:
+        again = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    assert again == first
+    assert len(queries) <= 1

@@ -8,8 +8,10 @@ only. htmx requests get fragments (template partials)."""
 from __future__ import annotations
 
 import csv
+import time
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -430,21 +432,27 @@ CLASS_WINNER = ' class="winner"'
 CLASS_LIVE = ' class="is-live"'
 
 
-# tournament id -> (stamp, standings, rows html, live tables html), per process.
+# tournament id -> (built at, stamp, standings, rows html, live tables html), per process.
 _STANDINGS_MEMO: dict[int, tuple] = {}
 
 
 def _standings_fragments(tournament: Tournament) -> tuple:
     """The standings and their HTML, worked out again only when something
-    that can change them was written (tournaments.standings_stamp): every
-    screen in the room polls every 5 s, and most polls find nothing new."""
-    stamp = tournaments.standings_stamp(tournament)
+    that can change them was written (tournaments.standings_stamp), and at
+    most every STANDINGS_REFRESH_SECONDS: every screen in the room polls
+    every 5 s, and during play some table saves a hand every moment."""
+    now = time.monotonic()
     memo = _STANDINGS_MEMO.get(tournament.pk)
-    if memo is None or memo[0] != stamp:
+    if memo is not None and now - memo[0] < settings.STANDINGS_REFRESH_SECONDS:
+        return memo[2:]
+    stamp = tournaments.standings_stamp(tournament)
+    if memo is None or memo[1] != stamp:
         result = tournaments.standings(tournament)
-        memo = (stamp, result, standings_rows_html(result), live_tables_html(result.data.current_view))
-        _STANDINGS_MEMO[tournament.pk] = memo
-    return memo[1:]
+        memo = (now, stamp, result, standings_rows_html(result), live_tables_html(result.data.current_view))
+    else:
+        memo = (now, *memo[1:])
+    _STANDINGS_MEMO[tournament.pk] = memo
+    return memo[2:]
 
 
 def standings_rows_html(result: tournaments.Standings) -> str:
