@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Hand, Match, Player, Seat, Table
+from .models import Hand, Match, Player, Seat
 from .scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 
 
@@ -95,8 +95,10 @@ class ScoreSheet:
 
 
 def score_sheet(match_id: int) -> ScoreSheet:
-    """The whole sheet of one match: 3 queries (match, seats+players, hands)."""
-    match = get_object_or_404(Match, pk=match_id)
+    """The whole sheet of one match: 3 queries (match with its tournament
+    table, seats with players, hands)."""
+    # The tournament table (if any) comes along in the same query.
+    match = get_object_or_404(Match.objects.select_related("table__round__tournament"), pk=match_id)
     seats = list(Seat.objects.filter(match=match).select_related("player").order_by("position"))
     players = [seat.player for seat in seats]
     names = [p.name for p in players]
@@ -146,7 +148,7 @@ def score_sheet(match_id: int) -> ScoreSheet:
         pending=None if finished or broken else match.pending_bidding,
         problem=str(broken) if broken else None,
         ended_early=ended_early,
-        table=Table.objects.filter(match=match).select_related("round__tournament").first(),
+        table=getattr(match, "table", None),
     )
 
 

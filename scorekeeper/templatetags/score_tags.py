@@ -1,6 +1,8 @@
 """Small display helpers for the score sheet templates. No rules here."""
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 register = template.Library()
@@ -127,3 +129,16 @@ def entry_summary(entry):
             value = _("no")
         parts.append(f"{key.replace('_', ' ')} {value}")
     return " · ".join(parts)
+
+
+@register.simple_tag
+def options_html(choices, current):
+    """The <option>s of a stepper, built in Python: a sheet draws dozens of
+    them after every saved hand, and the template loop was the slowest part."""
+    current = "" if current is None else str(current)
+    parts = []
+    for value, text in choices:
+        value = str(value)
+        selected = " selected" if value == current else ""
+        parts.append(f'<option value="{escape(value)}"{selected}>{escape(text)}</option>')
+    return mark_safe("".join(parts))
