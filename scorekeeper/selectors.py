@@ -90,9 +90,6 @@ class ScoreSheet:
     def engine_input(self) -> dict:
         return self.match.engine_input(self.names, [row.entry for row in self.rows])
 
-    def name(self, seat: int | None) -> str:
-        return "" if seat is None else self.names[seat]
-
 
 def score_sheet(match_id: int) -> ScoreSheet:
     """The whole sheet of one match: 3 queries (match with its tournament

@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, name_key
+from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, Table, name_key
 from .scoring import GAMES, InvalidHand, check_bidding, score_match
 from .tokens import hash_token, new_token
 
@@ -292,8 +293,6 @@ def revoke_link(*, link_id: int, actor: Actor) -> AccessLink:
 
 
 def add_co_organiser(*, match_id: int, username: str, actor: Actor) -> Match:
-    from django.contrib.auth import get_user_model
-
     user = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
     if user is None:
         raise ServiceError(
@@ -370,8 +369,6 @@ def _apply_result(match: Match, result: dict) -> None:
 
 
 def _ended_early(match: Match) -> bool:
-    from .models import Table
-
     return Table.objects.filter(match=match, ended_early_at__isnull=False).exists()
 
 

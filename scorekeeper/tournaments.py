@@ -109,6 +109,7 @@ from . import services
 from .models import AccessLink, AuditEvent, Entrant, Match, Player, Round, Seat, Table, Tournament, name_key
 from .scoring import GAMES, InvalidHand, score_match
 from .services import Actor, ServiceError
+from .tokens import hash_token
 from .tournament import (
     oh_hell_standings,
     pair_counts,
@@ -729,8 +730,6 @@ def _revoke_links(match_id: int, actor: Actor) -> int:
 def active_tokens(round_id: int, tokens: dict) -> dict[int, str]:
     """Of the tokens a session holds for a round ({table_id: token}), those
     whose link still works (not revoked or replaced since): one query."""
-    from .tokens import hash_token
-
     wanted = {}
     for table_id, token in (tokens or {}).items():
         try:

@@ -5,15 +5,11 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from scorekeeper.scoring.drawbridge import STRAINS, SYMBOLS
+
 register = template.Library()
 
-SUITS = {
-    "C": ("♣", _("clubs")),
-    "D": ("♦", _("diamonds")),
-    "H": ("♥", _("hearts")),
-    "S": ("♠", _("spades")),
-    "NT": ("NT", _("no trump")),
-}
+STRAIN_LABELS = dict(STRAINS)  # "♣ clubs", ..., "no trump": the engine's own words
 
 
 @register.filter
@@ -46,33 +42,25 @@ def input_for(field_name, seat):
 
 
 @register.filter
-def upto(start, stop):
-    """{{ 0|upto:13 }} -> 0..13 inclusive."""
-    try:
-        return range(int(start), int(stop) + 1)
-    except (TypeError, ValueError):
-        return range(0)
-
-
-@register.filter
 def signed(number):
     """+41, -100, 0"""
     try:
         number = int(number)
     except (TypeError, ValueError):
         return number
-    return f"+{number}" if number > 0 else str(number).replace("-", "−")
+    return f"+{number}" if number > 0 else str(number)  # a plain minus, as in the totals
 
 
 @register.filter
 def suit(strain):
-    symbol, _words = SUITS.get(strain, (strain, strain))
-    return symbol
+    return SYMBOLS.get(strain, strain)
 
 
 @register.filter
 def suit_words(strain):
-    return SUITS.get(strain, (strain, strain))[1]
+    """For screen readers: "clubs" for ♣ (the strain's label without its symbol)."""
+    label = STRAIN_LABELS.get(strain, strain)
+    return label.removeprefix(SYMBOLS.get(strain, "") + " ")
 
 
 @register.simple_tag

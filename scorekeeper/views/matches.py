@@ -16,10 +16,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from .. import selectors, services
-from ..access import is_organiser_of, organiser_required, scorer, scorer_required
+from ..access import granted_link, is_organiser_of, organiser_required, scorer_required
 from ..forms import parse_hand, parse_options, parse_positive_int
 from ..models import Match, Player
-from ..scoring import GAMES, InvalidHand, entry_hints, game_specs, get_game, preview_hand
+from ..scoring import GAMES, InvalidHand, check_bidding, entry_hints, game_specs, get_game, preview_hand
 from ..services import Actor, ServiceError
 from .access import needs_setup
 
@@ -228,8 +228,6 @@ def preview(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
             context["problem"] = str(e)
     elif sheet.spec.has_bidding and bidding.ok:
         try:
-            from ..scoring import check_bidding
-
             check_bidding(sheet.engine_input, bidding.values)
         except InvalidHand as e:
             context["problem"] = str(e)
@@ -422,7 +420,9 @@ def _render_sheet(
     store the other device's hand a second time."""
     sheet = selectors.score_sheet(match_id)
     values = _values_from_entry(sheet, sheet.pending)
-    can_score = scorer(request, sheet.match) is not None
+    # Who may do what, worked out once (each check costs queries).
+    is_organiser = is_organiser_of(request.user, sheet.match)
+    can_score = is_organiser or granted_link(request, sheet.match) is not None
     if (errors or error) and keep_input:
         values.update({k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"})
     context = {
@@ -436,7 +436,7 @@ def _render_sheet(
         "client_key": uuid.uuid4().hex,
         "hints": sheet.hints,
         "can_score": can_score,
-        "is_organiser": is_organiser_of(request.user, sheet.match),
+        "is_organiser": is_organiser,
         **_choice_context(sheet),
         "entry_template": f"games/{sheet.match.game}/entry.html",
         "row_template": f"games/{sheet.match.game}/row.html",
