@@ -45,7 +45,6 @@ PASSWORD = "Correct-Horse-Battery-42"
 ORGANISER = "organiser"
 NAMES2 = ["Ann", "Bob"]
 NAMES7 = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
-MINUS = "\u2212"  # the app shows negative hand points with a real minus sign
 
 expect.set_options(timeout=10_000)
 
@@ -335,7 +334,7 @@ class App:
         expect(self.page.locator("#entry .banner-success")).to_contain_text(text)
 
     def expect_preview(self, lines: dict[str, str]) -> None:
-        """Each player's points in the preview, e.g. {"Ann": "+43", "Bob": "−100"}."""
+        """Each player's points in the preview, e.g. {"Ann": "+43", "Bob": "-100"}."""
         preview = self.page.locator("#preview .preview-list")
         for name, points in lines.items():
             row = preview.locator("li").filter(has=self.page.locator(".who", has_text=re.compile(f"^{name}$")))
@@ -365,8 +364,8 @@ def app(page: Page, live_server, transactional_db, settings, touch) -> App:
 
 
 def signed(points: int) -> str:
-    """How the app writes a hand's points: +41, 0, −100 (real minus sign)."""
-    return f"+{points}" if points > 0 else str(points).replace("-", MINUS)
+    """How the app writes a hand's points: +41, 0, -100 (the same minus as the totals)."""
+    return f"+{points}" if points > 0 else str(points)
 
 
 # ------------------------------------------------------------ main screens
