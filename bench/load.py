@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import http.cookiejar
 import json
 import math
@@ -118,6 +119,7 @@ BURST_SPREAD = 3.0  # every table submits within this many s after a round end; 
 EXTRA_EVERY = 30.0  # mean s between a table's extra hands
 SPECTATOR_EVERY = 5.0  # the standings page polls every 5 s
 SECOND_DEVICE_SHARE = 0.1  # tables with a second scoring device
+BROWSER = {"Accept-Encoding": "gzip"}  # what every browser sends along
 DOUBLE_TAP = 0.05  # submissions sent twice at once (same client_key)
 RESUBMIT = 0.05  # submissions sent again after the answer (same client_key)
 BOTH_DEVICES = 0.2  # at a table with two devices: both submit the same hand
@@ -469,6 +471,7 @@ class Reply:
     status: int
     headers: list[tuple[str, str]]  # (lower-case name, value)
     content: bytes
+    wire_size: int | None = None  # bytes sent, if compressed
 
     @property
     def text(self) -> str:
@@ -562,7 +565,10 @@ class RawClient:
             content = await reader.readexactly(int(fields["content-length"]))
         else:
             content, keep = await reader.read(), False
-        return Reply(status, headers, content), keep
+        wire_size = len(content)
+        if fields.get("content-encoding") == "gzip":
+            content = gzip.decompress(content)
+        return Reply(status, headers, content, wire_size), keep
 
     async def aclose(self) -> None:
         for _reader, writer in self.idle:
@@ -827,7 +833,7 @@ async def spectator_loop(ev: Event, start: float, end: float, offset: float, pat
         if ev.stopping or ev.rec.exhausted or loop.time() >= end:
             return
         url = path or ev.rng.choice(ev.spectate_paths)
-        headers = {} if first else {"HX-Request": "true"}
+        headers = BROWSER if first else {**BROWSER, "HX-Request": "true"}
         t0 = time.perf_counter()
         try:
             response = await ev.client.request("GET", url, headers)
@@ -1060,14 +1066,14 @@ async def alone(ev: Event, table: TableState, spectate_path: str, count: int = 2
         times[name].append((time.perf_counter() - t0, "ok" if reply.status == expect else f"HTTP {reply.status}"))
         if name == BASELINE and reply.status == 204:
             ev.baseline_acked += 1
-        sizes[name] = len(reply.content)
+        sizes[name] = reply.wire_size or len(reply.content)
         return reply
 
     device = table.devices[0]
     for k in range(count):
         await timed(BASELINE, "POST", "/bench/baseline/", expect=204)
-        await timed(STANDINGS + " (htmx poll)", "GET", spectate_path, {"HX-Request": "true"})
-        await timed(STANDINGS + " (full page)", "GET", spectate_path)
+        await timed(STANDINGS + " (htmx poll)", "GET", spectate_path, {"HX-Request": "true", **BROWSER})
+        await timed(STANDINGS + " (full page)", "GET", spectate_path, BROWSER)
         await timed("score sheet (full page)", "GET", f"/matches/{table.match_id}/",
                     {"Cookie": device.headers["Cookie"]})
         key = uuid.uuid4().hex

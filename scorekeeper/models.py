@@ -37,6 +37,13 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+def could_be_id(value: int) -> bool:
+    """Could ``value`` be a primary key? SQL written by hand must ask: the
+    database refuses larger numbers with an error, where a queryset finds
+    nothing."""
+    return 0 < value < 2**63
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")

@@ -5,6 +5,7 @@ engine's message and has written nothing."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, Table, name_key
 from .scoring import GAMES, InvalidHand, check_bidding, score_match
+from .selectors import MatchState
 from .tokens import hash_token, new_token
 
 
@@ -169,6 +171,7 @@ class HandSaved:
     match: Match
     hand: Hand
     created: bool  # False: this submission was already saved before
+    state: MatchState | None = None  # the match after the write, when it was saved from ``seen``
 
 
 def record_hand(
@@ -178,11 +181,23 @@ def record_hand(
     client_key: str | None = None,
     expected_number: int | None = None,
     actor: Actor = SYSTEM,
+    seen: MatchState | None = None,
 ) -> HandSaved:
     """Add the next completed hand. A repeated ``client_key`` returns the
     hand saved the first time and writes nothing. ``expected_number`` is the
     hand number the form was showing: if another device saved that hand
-    first, this one is refused instead of becoming the hand after it."""
+    first, this one is refused instead of becoming the hand after it.
+
+    ``seen`` is the match as the caller just read it (selectors.match_state).
+    With it the hand is scored before the transaction, which then only
+    writes, on the condition that the match's version is unchanged: at a
+    busy event the database's write lock is held for a moment instead of
+    for the whole scoring. If anything changed since ``seen`` was read, the
+    hand goes the locked way below, which reads everything again."""
+    if seen is not None and seen.match.pk == match_id:
+        saved = _record_seen_hand(seen, entry, client_key, expected_number, actor)
+        if saved is not None:
+            return saved
     with transaction.atomic():
         match, names, entries = _lock(match_id)
         if client_key:
@@ -195,8 +210,45 @@ def record_hand(
         hand = Hand.objects.create(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
         match.pending_bidding = None
         _apply_result(match, result)
+        _bump(match, update_fields=RESULT_FIELDS)
         audit(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)
     return HandSaved(match, hand, created=True)
+
+
+def _record_seen_hand(
+    seen: MatchState, entry: dict, client_key: str | None, expected_number: int | None, actor: Actor
+) -> HandSaved | None:
+    """record_hand's fast way; None when it must go the locked way (a
+    resubmission, or the match changed since ``seen`` was read)."""
+    if client_key and any(key == client_key for _n, _e, key in seen.hands):
+        return None  # already saved: the locked way finds that hand
+    match = copy.copy(seen.match)
+    if match.status != Match.Status.IN_PROGRESS or (
+        expected_number is not None and expected_number != match.hands_played + 1
+    ):
+        return None  # refused, or stale: the locked way says which, on fresh data
+    entries = seen.entries
+    try:
+        result = score_match(match.engine_input(seen.names, [*entries, entry]))
+    except InvalidHand:
+        return None  # the locked way says why, on fresh data (the form may be outdated)
+    read_version = match.version
+    match.pending_bidding = None
+    _apply_result(match, result)
+    match.version = read_version + 1
+    match.updated_at = timezone.now()
+    with transaction.atomic():
+        # Every write to a match bumps its version: an unchanged version
+        # means the hands scored above are still all the hands there are.
+        changed = Match.objects.filter(pk=match.pk, version=read_version).update(
+            **{name: getattr(match, name) for name in [*RESULT_FIELDS, "version", "updated_at"]}
+        )
+        if not changed:
+            return None
+        hand = Hand.objects.create(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
+        audit(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)
+    state = MatchState(match, seen.players, [*seen.hands, (hand.number, entry, hand.client_key)])
+    return HandSaved(match, hand, created=True, state=state)
 
 
 def edit_hand(
@@ -226,6 +278,7 @@ def edit_hand(
         if result["finished"]:
             match.pending_bidding = None
         _apply_result(match, result)
+        _bump(match, update_fields=RESULT_FIELDS)
         audit(actor, action, match=match, hand_number=number, before=before, after=entry)
     return match
 
@@ -242,6 +295,7 @@ def undo_last_hand(*, match_id: int, expected_version: int | None, actor: Actor 
         Hand.objects.filter(match=match, number=len(entries)).delete()
         match.pending_bidding = None  # bids made for the hand after the undone one
         _apply_result(match, result)
+        _bump(match, update_fields=RESULT_FIELDS)
         audit(actor, "hand undone", match=match, hand_number=len(entries), before=entries[-1])
     return match
 
@@ -350,6 +404,7 @@ def _require_version(match: Match, expected_version: int | None) -> None:
 
 
 def _apply_result(match: Match, result: dict) -> None:
+    """Set the match's result fields (RESULT_FIELDS) from a scoring; the caller saves."""
     match.totals = result["totals"]
     match.winners = result["winners"]
     match.hands_played = len(result["hands"])
@@ -365,7 +420,10 @@ def _apply_result(match: Match, result: dict) -> None:
     elif match.status == Match.Status.FINISHED:
         match.status = Match.Status.IN_PROGRESS  # an edit or undo reopened the game
         match.finished_at = None
-    _bump(match, update_fields=["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding"])
+
+
+# What _apply_result (and clearing the bids) changes on a match.
+RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding"]
 
 
 def _ended_early(match: Match) -> bool:

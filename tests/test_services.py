@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import services
+from scorekeeper import selectors, services
 from scorekeeper.models import AuditEvent, Hand, Match, Player
 from scorekeeper.scoring import InvalidHand, check_bidding
 from scorekeeper.services import ServiceError
@@ -517,6 +517,71 @@ def test_expected_number_mismatch_is_a_conflict(make_match, game):
             code="conflict",
         )
         assert snapshot(match) == before
+
+
+# ----------------------------------------------------------------------
+# Saving from the state the form was read against (``seen``): the hand is
+# scored before the transaction, which only writes if nothing changed.
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_a_hand_saved_from_the_state_read_before_scores_like_any_other(make_match, game):
+    match = make_match(game, hands=[FIRST[game][0]])
+    seen = selectors.match_state(match.pk)
+    saved = record(match, SECOND[game][0], client_key="k2", expected_number=2, seen=seen)
+    assert saved.created and saved.hand.number == 2
+    assert_state(match, totals=SECOND[game][1], hands_played=2)
+    assert AuditEvent.objects.filter(match=match, action="hand recorded", hand_number=2).count() == 1
+    # The state handed back is the stored one (the sheet is drawn from it).
+    assert saved.state.entries == entries(match)
+    assert saved.state.match.totals == fresh(match).totals
+    assert saved.state.match.version == fresh(match).version
+    assert seen.entries == [FIRST[game][0]]  # what the caller read is left as it was
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_a_hand_saved_from_an_outdated_state_is_scored_on_the_stored_hands(make_match, game):
+    match = make_match(game)
+    seen = selectors.match_state(match.pk)
+    record(match, FIRST[game][0])  # another device, after this form was read
+    # This device's form showed hand 1: refused, nothing changed.
+    before = snapshot(match)
+    error = refused(lambda: record(match, SECOND[game][0], expected_number=1, seen=seen), code="conflict")
+    assert "Hand 1 was already saved" in error.message
+    assert snapshot(match) == before
+    # Without a hand number the hand becomes hand 2, scored after hand 1.
+    saved = record(match, SECOND[game][0], seen=seen)
+    assert saved.hand.number == 2 and saved.state is None
+    assert_state(match, totals=SECOND[game][1], hands_played=2)
+
+
+def test_a_double_tap_from_the_state_read_before_stores_one_hand(make_match):
+    match = make_match("spades")
+    seen = selectors.match_state(match.pk)
+    first = record(match, S1[0], client_key="tap", expected_number=1, seen=seen)
+    again = record(match, S1[0], client_key="tap", expected_number=1, seen=seen)  # same page, second tap
+    assert (first.created, again.created) == (True, False)
+    assert again.hand.pk == first.hand.pk
+    assert Hand.objects.filter(match=match).count() == 1
+    assert_state(match, totals=[71, 41], hands_played=1)  # S1
+
+
+def test_a_finishing_hand_saved_from_the_state_read_before_ends_the_match(make_match):
+    # X1-X4 leave 4-4; X5 gives Ann 3: 7, the default target.
+    match = make_match("sixtysix", hands=[X1, X2, X3, X4])
+    seen = selectors.match_state(match.pk)
+    record(match, X5, expected_number=5, seen=seen)
+    assert_state(match, totals=[7, 4], status="finished", winners=[0], hands_played=5)
+    assert fresh(match).finished_at is not None
+
+
+def test_a_closed_match_refuses_a_hand_saved_from_the_state_read_before(make_match):
+    match = make_match("spades")
+    seen = selectors.match_state(match.pk)
+    services.abandon_match(match_id=match.pk)
+    before = snapshot(match)
+    refused(lambda: record(match, S1[0], expected_number=1, seen=seen), code="closed")
+    assert snapshot(match) == before
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)

@@ -146,10 +146,10 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @scorer_required
 def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
-    sheet = selectors.entry_form(match_id)
-    parsed = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
+    state = selectors.match_state(match_id)
+    parsed = parse_hand(state.spec, request.POST, state.names, phases=("bidding",))
     if not parsed.ok:
-        return _render_sheet(request, match_id, errors=parsed.errors, status=UNPROCESSABLE)
+        return _render_sheet(request, match_id, actor, state=state, errors=parsed.errors, status=UNPROCESSABLE)
     try:
         services.save_bidding(
             match_id=match_id,
@@ -158,22 +158,22 @@ def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse
             actor=actor,
         )
     except ServiceError as e:
-        return _render_sheet(request, match_id, error=e.message, status=_status_for(e))
-    if sheet.spec.bidding_noun == "contract":
+        return _render_sheet(request, match_id, actor, error=e.message, status=_status_for(e))
+    if state.spec.bidding_noun == "contract":
         saved = _("Contract saved. Play the hand, then enter declarer's tricks.")
     else:
         saved = _("Bids saved. Play the hand, then enter the tricks.")
-    return _after_write(request, match_id, saved)
+    return _after_write(request, match_id, actor, saved)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 @scorer_required
 def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
-    sheet = selectors.entry_form(match_id)
-    parsed = parse_hand(sheet.spec, request.POST, sheet.names)
+    state = selectors.match_state(match_id)
+    parsed = parse_hand(state.spec, request.POST, state.names)
     if not parsed.ok:
-        return _render_sheet(request, match_id, errors=parsed.errors, status=UNPROCESSABLE)
+        return _render_sheet(request, match_id, actor, state=state, errors=parsed.errors, status=UNPROCESSABLE)
     try:
         saved = services.record_hand(
             match_id=match_id,
@@ -181,28 +181,32 @@ def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpRespon
             client_key=(request.POST.get("client_key") or "")[:64] or None,
             expected_number=parse_positive_int(request.POST.get("number")),
             actor=actor,
+            seen=state,
         )
     except ServiceError as e:
         conflict = e.code == "conflict"  # another device saved first: show its hand too
         return _render_sheet(
             request,
             match_id,
+            actor,
             error=e.message,
             status=_status_for(e),
             keep_input=not conflict,
             history_oob="all" if conflict else None,
         )
     n = {"n": saved.hand.number}
-    deal = sheet.spec.hand_noun == "deal"
+    deal = state.spec.hand_noun == "deal"
     if not saved.created:
         message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
-        return _after_write(request, match_id, message % n, history_oob="all")
+        return _after_write(request, match_id, actor, message % n, history_oob="all")
     message = _("Deal %(n)d saved.") if deal else _("Hand %(n)d saved.")
     # The form was for this very hand (its number is checked), so the page
     # holds every hand before it: adding the one row is enough.
     rows_shown = request.POST.get("number") == str(saved.hand.number) and saved.hand.number > 1
     history = "row" if rows_shown else "all"
-    return _after_write(request, match_id, message % n, new_hand=saved.hand.number, history_oob=history)
+    return _after_write(
+        request, match_id, actor, message % n, new_hand=saved.hand.number, history_oob=history, state=saved.state
+    )
 
 
 @require_POST
@@ -370,10 +374,18 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 
 def _after_write(
-    request: HttpRequest, match_id: int, message: str, new_hand: int | None = None, history_oob: str | None = None
+    request: HttpRequest,
+    match_id: int,
+    actor: Actor,
+    message: str,
+    new_hand: int | None = None,
+    history_oob: str | None = None,
+    state: selectors.MatchState | None = None,
 ) -> HttpResponse:
     if request.htmx:
-        return _render_sheet(request, match_id, notice=message, new_hand=new_hand, history_oob=history_oob)
+        return _render_sheet(
+            request, match_id, actor, state=state, notice=message, new_hand=new_hand, history_oob=history_oob
+        )
     messages.success(request, message)
     return redirect("match", match_id)
 
@@ -405,7 +417,9 @@ def _as_input(value) -> str:
 def _render_sheet(
     request,
     match_id,
+    actor=None,
     *,
+    state=None,
     errors=None,
     error=None,
     notice=None,
@@ -417,12 +431,17 @@ def _render_sheet(
     """The score sheet, or its changed fragments for htmx. After a rejected
     entry the typed values are shown again, except after a conflict: then
     the form starts afresh for the next hand, so a second tap on Save cannot
-    store the other device's hand a second time."""
-    sheet = selectors.score_sheet(match_id)
+    store the other device's hand a second time.
+
+    ``actor``: who a write view let in (so may score); ``state``: the match
+    as it stands, when the view has it already (no need to read it again)."""
+    sheet = selectors.build_sheet(state or selectors.match_state(match_id))
     values = _values_from_entry(sheet, sheet.pending)
-    # Who may do what, worked out once (each check costs queries).
-    is_organiser = is_organiser_of(request.user, sheet.match)
-    can_score = is_organiser or granted_link(request, sheet.match) is not None
+    if actor is not None:
+        is_organiser, can_score = actor.link is None, True
+    else:  # a reader: worked out once, each check costs queries
+        is_organiser = is_organiser_of(request.user, sheet.match)
+        can_score = is_organiser or granted_link(request, match_id) is not None
     if (errors or error) and keep_input:
         values.update({k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"})
     context = {

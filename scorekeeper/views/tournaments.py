@@ -8,7 +8,9 @@ only. htmx requests get fragments (template partials)."""
 from __future__ import annotations
 
 import csv
+import gzip
 import time
+from dataclasses import dataclass, field
 from functools import wraps
 
 from django.conf import settings
@@ -16,8 +18,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -432,27 +436,41 @@ CLASS_WINNER = ' class="winner"'
 CLASS_LIVE = ' class="is-live"'
 
 
-# tournament id -> (built at, stamp, standings, rows html, live tables html), per process.
-_STANDINGS_MEMO: dict[int, tuple] = {}
+@dataclass
+class _StandingsMemo:
+    """One tournament's standings as last worked out, in this process."""
+
+    built_at: float
+    stamp: tuple
+    result: tournaments.Standings
+    rows_html: str
+    live_html: str
+    # The poll's answer, ready to send: (big screen?) -> (body, gzipped body).
+    polls: dict[bool, tuple[bytes, bytes]] = field(default_factory=dict)
 
 
-def _standings_fragments(tournament: Tournament) -> tuple:
+_STANDINGS_MEMO: dict[int, _StandingsMemo] = {}
+
+
+def _standings_memo(tournament: Tournament) -> _StandingsMemo:
     """The standings and their HTML, worked out again only when something
     that can change them was written (tournaments.standings_stamp), and at
     most every STANDINGS_REFRESH_SECONDS: every screen in the room polls
     every 5 s, and during play some table saves a hand every moment."""
     now = time.monotonic()
     memo = _STANDINGS_MEMO.get(tournament.pk)
-    if memo is not None and now - memo[0] < settings.STANDINGS_REFRESH_SECONDS:
-        return memo[2:]
+    if memo is not None and now - memo.built_at < settings.STANDINGS_REFRESH_SECONDS:
+        return memo
     stamp = tournaments.standings_stamp(tournament)
-    if memo is None or memo[1] != stamp:
+    if memo is None or memo.stamp != stamp:
         result = tournaments.standings(tournament)
-        memo = (now, stamp, result, standings_rows_html(result), live_tables_html(result.data.current_view))
+        memo = _StandingsMemo(
+            now, stamp, result, standings_rows_html(result), live_tables_html(result.data.current_view)
+        )
     else:
-        memo = (now, *memo[1:])
+        memo.built_at = now
     _STANDINGS_MEMO[tournament.pk] = memo
-    return memo[2:]
+    return memo
 
 
 def standings_rows_html(result: tournaments.Standings) -> str:
@@ -499,20 +517,33 @@ def live_tables_html(view: tournaments.RoundView | None) -> str:
 @vary_on_headers("HX-Request")
 @public_or_organiser
 def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
-    result, rows_html, live_html = _standings_fragments(tournament)
+    memo = _standings_memo(tournament)
     big = request.GET.get("big") == "1"
     context = {
         "tournament": tournament,
-        "standings": result,
-        "current": result.data.current_view,
+        "standings": memo.result,
+        "current": memo.result.data.current_view,
         "big": big,
         "is_organiser": is_organiser,
-        "poll_url": request.get_full_path(),
-        "rows_html": rows_html,
-        "live_html": live_html,
+        "poll_url": reverse("tournament_standings", args=[tournament.pk]) + ("?big=1" if big else ""),
+        "rows_html": memo.rows_html,
+        "live_html": memo.live_html,
     }
-    template = "tournaments/standings.html#live" if request.htmx else "tournaments/standings.html"
-    return render(request, template, context)
+    if not request.htmx:
+        return render(request, "tournaments/standings.html", context)
+    # The poll: the same for every screen, so it is drawn and compressed
+    # once per change, not once per screen (500 screens poll every 5 s).
+    if big not in memo.polls:
+        body = render_to_string("tournaments/standings.html#live", context, request).encode()
+        memo.polls[big] = (body, gzip.compress(body, compresslevel=6, mtime=0))
+    body, gzipped = memo.polls[big]
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(gzipped)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(body)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response
 
 
 @require_GET
