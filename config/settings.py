@@ -6,6 +6,7 @@ DEBUG         "1"/"true" to turn on (default on for local use)
 ALLOWED_HOSTS comma-separated (default: localhost names)
 """
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -107,6 +108,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["ENGINE"] = "scorekeeper.sqlite_backend"  # writers queue without polling
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -154,6 +156,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Production hardening (DEBUG off): HTTPS only, secure cookies, HSTS.
 # SECURE_SSL_REDIRECT=0 when a proxy in front already redirects.
+SESSION_ENGINE = "scorekeeper.sessions"  # the database, read a little faster
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie; kept default
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -173,6 +176,25 @@ if not DEBUG:
 # Public standings are polled by every screen in the room: rebuild them at
 # most this often (they are always rebuilt after a change, once this passed).
 STANDINGS_REFRESH_SECONDS = float(os.environ.get("STANDINGS_REFRESH_SECONDS", "3"))
+# ... on a background thread, so that no screen's poll waits for it.
+STANDINGS_BACKGROUND_REFRESH = True
+
+# The standings worked out by one server process are shared with the others
+# through this cache (files beside the project by default; any Django cache
+# backend will do), so that one process does that work for all of them.
+_DATABASE = DATABASES["default"]
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "standings": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("STANDINGS_CACHE_DIR", str(BASE_DIR / ".cache" / "standings")),
+        # One database's standings never show for another's tournament 1.
+        "KEY_PREFIX": hashlib.sha256(
+            f"{_DATABASE['ENGINE']}|{_DATABASE.get('HOST')}|{_DATABASE.get('PORT')}|{_DATABASE['NAME']}".encode()
+        ).hexdigest()[:16],
+        "TIMEOUT": 3600,
+    },
+}
 
 # Keep data uploads small: no form of ours needs more.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -1,7 +1,10 @@
 """Every write. Each function runs in one transaction, locks the match row,
 re-scores the whole match through the engine before anything is saved, and
 writes an audit event. On a rule problem it raises ServiceError with the
-engine's message and has written nothing."""
+engine's message and has written nothing. Saving a hand from a state the
+view has just read scores it first and then writes on condition that the
+match's version is unchanged (record_hand): the same guarantee, a shorter
+lock."""
 
 from __future__ import annotations
 

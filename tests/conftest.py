@@ -13,10 +13,12 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 
 from scorekeeper import services
 from scorekeeper.models import AuditEvent, Hand, Match
+from scorekeeper.views.tournaments import _STANDINGS_MEMO
 
 ON_SQLITE = connection.vendor == "sqlite"
 ON_POSTGRES = connection.vendor == "postgresql"
@@ -214,3 +216,11 @@ def _standings_always_fresh(settings):
     """In production polled standings are rebuilt at most every few seconds;
     tests look right after a change."""
     settings.STANDINGS_REFRESH_SECONDS = 0
+    settings.STANDINGS_BACKGROUND_REFRESH = False
+    # Each test starts with no standings worked out: ids repeat across tests.
+    settings.CACHES = {
+        **settings.CACHES,
+        "standings": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "standings-tests"},
+    }
+    caches["standings"].clear()
+    _STANDINGS_MEMO.clear()

@@ -511,3 +511,63 @@ def test_the_standings_poll_is_sent_compressed_to_browsers_that_accept_it(organi
     # The full page is drawn for each visitor, and loaded once: left as it is.
     page = anyone.get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert "Content-Encoding" not in page and b"<html" in page.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_poll_never_waits_for_the_standings_to_be_worked_out_again(organiser, settings):
+    """At a busy event the standings are worked out again on a background
+    thread: the poll that finds them out of date gets the last ones at once,
+    and a later poll the new ones."""
+    from scorekeeper.views import tournaments as views
+
+    settings.STANDINGS_BACKGROUND_REFRESH = True
+    t = build_round(organiser, 4)
+    anyone = client_for()
+    url = f"/tournaments/{t.pk}/standings/"
+    first = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    table = Table.objects.filter(round__tournament=t).order_by("number")[1]
+    services.record_hand(match_id=table.match_id, entry={"bids": [4, 5], "tricks": [6, 7]})
+    with CaptureQueriesContext(connection) as queries:
+        stale = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    assert stale == first
+    assert len(queries) <= 1  # the tournament: the standings' queries ran elsewhere
+    rebuilding = views._REBUILDING.get(t.pk)
+    if rebuilding is not None:
+        rebuilding.join(timeout=10)
+    after = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    assert "<b>42</b>" in after and "<b>52</b>" in after
+
+
+def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
+    """The hot path of a big event: its session, its link, the match (3),
+    and the write (begin, the match, the hand, the audit event, commit)."""
+    t = make(organiser, ["Ann", "Bob"], rounds=1)
+    table = tables_of(publish_next(t, organiser))[0]
+    _link, token = services.issue_link(match_id=table.match_id, label="table 1", actor=Actor(label="test"))
+    device = client_for()
+    device.post(f"/l/{token}/")
+    with CaptureQueriesContext(connection) as queries:
+        saved = device.post(
+            f"/matches/{table.match_id}/hands/", spades_form([3, 3], [6, 7], 1, "q1"), HTTP_HX_REQUEST="true"
+        )
+    assert saved.status_code == 200 and "Hand 1 saved." in text_of(saved)
+    assert Match.objects.get(pk=table.match_id).totals == [33, 34]
+    assert len(queries) <= 10, [q["sql"][:80] for q in queries]
+
+
+def test_server_processes_share_the_standings_one_of_them_worked_out(organiser, settings):
+    """Every server process answers polls; one works the standings out and
+    the others take its result (here: this process forgetting its own, as a
+    second process would not have it)."""
+    from scorekeeper.views import tournaments as views
+
+    settings.STANDINGS_REFRESH_SECONDS = 60
+    t = build_round(organiser, 4)
+    anyone = client_for()
+    url = f"/tournaments/{t.pk}/standings/"
+    first = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    views._STANDINGS_MEMO.clear()  # "another process"
+    with CaptureQueriesContext(connection) as queries:
+        again = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    assert again == first
+    assert len(queries) <= 1  # the tournament only: no standings queries
