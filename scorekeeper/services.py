@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, Table, name_key
+from .rows import insert_row, update_row
 from .scoring import GAMES, InvalidHand, check_bidding, score_match
 from .selectors import MatchState
 from .tokens import hash_token, new_token
@@ -238,17 +239,30 @@ def _record_seen_hand(
     read_version = match.version
     match.pending_bidding = None
     _apply_result(match, result)
-    match.version = read_version + 1
-    match.updated_at = timezone.now()
+    now = timezone.now()
+    match.version, match.updated_at = read_version + 1, now
+    hand = Hand(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
+    hand.created_at = hand.updated_at = now
     with transaction.atomic():
         # Every write to a match bumps its version: an unchanged version
         # means the hands scored above are still all the hands there are.
-        changed = Match.objects.filter(pk=match.pk, version=read_version).update(
-            **{name: getattr(match, name) for name in [*RESULT_FIELDS, "version", "updated_at"]}
+        changed = update_row(
+            Match,
+            match.pk,
+            {"version": read_version},
+            **{name: getattr(match, name) for name in [*RESULT_FIELDS, "version", "updated_at"]},
         )
         if not changed:
             return None
-        hand = Hand.objects.create(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
+        hand.pk = insert_row(
+            Hand,
+            match=match.pk,
+            number=hand.number,
+            entry=entry,
+            client_key=hand.client_key,
+            created_at=now,
+            updated_at=now,
+        )
         audit(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)
     state = MatchState(match, seen.players, [*seen.hands, (hand.number, entry, hand.client_key)])
     return HandSaved(match, hand, created=True, state=state)
@@ -449,16 +463,18 @@ def audit(
     after: Any = None,
 ) -> None:
     """Record who changed what: the one place every audit event is written."""
-    AuditEvent.objects.create(
-        match=match,
-        tournament=tournament,
-        user=actor.user,
-        link=actor.link,
+    insert_row(
+        AuditEvent,
+        match=match.pk if match else None,
+        tournament=tournament.pk if tournament else None,
+        user=actor.user.pk if actor.user else None,
+        link=actor.link.pk if actor.link else None,
         actor=actor.label,
         action=action,
         hand_number=hand_number,
         before=before,
         after=after,
+        at=timezone.now(),
     )
 
 
