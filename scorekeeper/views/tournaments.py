@@ -442,11 +442,12 @@ CLASS_LIVE = ' class="is-live"'
 
 @dataclass
 class _StandingsMemo:
-    """One tournament's standings as last worked out."""
+    """One tournament's standings as last worked out, as the page shows
+    them: plain values and HTML, cheap to share between server processes."""
 
     built_at: float  # time.time(): compared across server processes
     stamp: tuple
-    result: tournaments.Standings
+    page: dict  # what the page shows besides the HTML below (see _page_values)
     rows_html: str
     live_html: str
     # The poll's answer, ready to send: (big screen?) -> (body, gzipped body).
@@ -503,15 +504,54 @@ def _refresh_standings(tournament: Tournament) -> _StandingsMemo:
         if newest is not None and newest.stamp == stamp:
             memo = replace(newest, built_at=now)
         else:
-            result = tournaments.standings(tournament)
-            memo = _StandingsMemo(
-                now, stamp, result, standings_rows_html(result), live_tables_html(result.data.current_view)
-            )
+            memo = _work_out_standings(tournament, now, stamp)
         shared.set(key, memo)
     finally:
         shared.delete(busy_key)
     _STANDINGS_MEMO[tournament.pk] = memo
     return memo
+
+
+def _work_out_standings(tournament: Tournament, now: float, stamp: tuple) -> _StandingsMemo:
+    result = tournaments.standings(tournament)
+    view = result.data.current_view
+    memo = _StandingsMemo(
+        built_at=now,
+        stamp=stamp,
+        page={
+            "columns": list(result.columns),
+            "two_player": result.data.two_player,
+            "has_rows": bool(result.rows),
+            "current": view
+            and {
+                "number": view.number,
+                "finished_count": view.finished_count,
+                "table_count": len(view.tables),
+                "byes": list(view.byes),
+            },
+        },
+        rows_html=standings_rows_html(result),
+        live_html=live_tables_html(view),
+    )
+    # The poll's answer is the same for every screen: drawn and compressed
+    # here, once per change, not once per screen (500 poll every 5 s).
+    for big in (False, True):
+        context = {**_page_context(tournament, memo, big), "poll": True}
+        body = render_to_string("tournaments/standings.html#live", context).encode()
+        memo.polls[big] = (body, gzip.compress(body, compresslevel=6, mtime=0))
+    return memo
+
+
+def _page_context(tournament: Tournament, memo: _StandingsMemo, big: bool) -> dict:
+    return {
+        "tournament": tournament,
+        "page": memo.page,
+        "current": memo.page["current"],
+        "big": big,
+        "poll_url": reverse("tournament_standings", args=[tournament.pk]) + ("?big=1" if big else ""),
+        "rows_html": memo.rows_html,
+        "live_html": memo.live_html,
+    }
 
 
 def _refresh_in_background(tournament: Tournament) -> None:
@@ -571,23 +611,9 @@ def live_tables_html(view: tournaments.RoundView | None) -> str:
 def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
     memo = _standings_memo(tournament)
     big = request.GET.get("big") == "1"
-    context = {
-        "tournament": tournament,
-        "standings": memo.result,
-        "current": memo.result.data.current_view,
-        "big": big,
-        "is_organiser": is_organiser,
-        "poll_url": reverse("tournament_standings", args=[tournament.pk]) + ("?big=1" if big else ""),
-        "rows_html": memo.rows_html,
-        "live_html": memo.live_html,
-    }
     if not request.htmx:
+        context = {**_page_context(tournament, memo, big), "is_organiser": is_organiser}
         return render(request, "tournaments/standings.html", context)
-    # The poll: the same for every screen, so it is drawn and compressed
-    # once per change, not once per screen (500 screens poll every 5 s).
-    if big not in memo.polls:
-        body = render_to_string("tournaments/standings.html#live", context, request).encode()
-        memo.polls[big] = (body, gzip.compress(body, compresslevel=6, mtime=0))
     body, gzipped = memo.polls[big]
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = HttpResponse(gzipped)
