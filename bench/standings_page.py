@@ -32,6 +32,10 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
+settings.STANDINGS_BACKGROUND_REFRESH = False  # the request that finds a change does the work: timed here
+
 from django.core import signals  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import close_old_connections, connection  # noqa: E402
