@@ -338,6 +338,17 @@ def test_private_tournament_pages_are_for_organisers_only(organiser, stranger):
         assert client_for(organiser).get(f"/tournaments/{t.pk}/{path}").status_code == 200
 
 
+def test_a_private_tournament_s_standings_poll_is_refused_even_while_they_are_current(organiser, settings):
+    """Polls by spectators are answered without the database while the
+    standings are current, but never a private tournament's."""
+    settings.STANDINGS_REFRESH_SECONDS = 60
+    t = make(organiser, ["Ann", "Bob"], is_public=False)
+    publish_next(t, organiser)
+    url = f"/tournaments/{t.pk}/standings/"
+    assert client_for(organiser).get(url, HTTP_HX_REQUEST="true").status_code == 200  # now current
+    assert client_for().get(url, HTTP_HX_REQUEST="true").status_code == 403
+
+
 # ---------------------------------------------------------- public standings
 
 
@@ -476,18 +487,26 @@ def test_csv_exports(organiser):
 
 def test_a_busy_room_rebuilds_the_standings_at_most_every_few_seconds(organiser, settings):
     """During play some table saves a hand every moment: within the refresh
-    window a poll reuses the last standings (one query: the tournament)."""
+    window a poll reuses the last standings."""
     settings.STANDINGS_REFRESH_SECONDS = 60
-    t = build_round(organiser, 4)
+    anyone, url, first = polled_then_changed(organiser)
+    with CaptureQueriesContext(connection) as queries:
+        again = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
+    assert again == first
+    assert len(queries) == 0  # not even the tournament: the standings are current
+
+
+def polled_then_changed(user) -> tuple[Client, str, str]:
+    """A round of 4 whose standings a spectator polled once, after which its
+    second table saved a hand (bid 4 took 6, bid 5 took 7: 42 and 52).
+    Returns the spectator, the standings URL and the first poll's text."""
+    t = build_round(user, 4)
     anyone = client_for()
     url = f"/tournaments/{t.pk}/standings/"
     first = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
     table = Table.objects.filter(round__tournament=t).order_by("number")[1]
     services.record_hand(match_id=table.match_id, entry={"bids": [4, 5], "tricks": [6, 7]})
-    with CaptureQueriesContext(connection) as queries:
-        again = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
-    assert again == first
-    assert len(queries) <= 1
+    return anyone, url, first
 
 
 def test_the_standings_poll_is_sent_compressed_to_browsers_that_accept_it(organiser):
@@ -521,18 +540,12 @@ def test_a_poll_never_waits_for_the_standings_to_be_worked_out_again(organiser, 
     from scorekeeper.views import tournaments as views
 
     settings.STANDINGS_BACKGROUND_REFRESH = True
-    t = build_round(organiser, 4)
-    anyone = client_for()
-    url = f"/tournaments/{t.pk}/standings/"
-    first = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
-    table = Table.objects.filter(round__tournament=t).order_by("number")[1]
-    services.record_hand(match_id=table.match_id, entry={"bids": [4, 5], "tricks": [6, 7]})
+    anyone, url, first = polled_then_changed(organiser)
     with CaptureQueriesContext(connection) as queries:
         stale = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
     assert stale == first
     assert len(queries) <= 1  # the tournament: the standings' queries ran elsewhere
-    rebuilding = views._REBUILDING.get(t.pk)
-    if rebuilding is not None:
+    for rebuilding in list(views._REBUILDING.values()):
         rebuilding.join(timeout=10)
     after = text_of(anyone.get(url, HTTP_HX_REQUEST="true"))
     assert "<b>42</b>" in after and "<b>52</b>" in after

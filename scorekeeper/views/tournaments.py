@@ -525,6 +525,7 @@ def _work_out_standings(tournament: Tournament, stamp: tuple) -> _StandingsMemo:
     memo = _StandingsMemo(
         stamp=stamp,
         page={
+            "public": tournament.is_public,  # polls skip the database while these are current
             "columns": list(result.columns),
             "two_player": result.data.two_player,
             "has_rows": bool(result.rows),
@@ -613,13 +614,29 @@ def live_tables_html(view: tournaments.RoundView | None) -> str:
 
 @require_GET
 @vary_on_headers("HX-Request")
+def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A spectator's poll is answered from the standings this process holds
+    while they are current, without the database: 500 screens poll every
+    5 s. Everything else (the full page, organisers) goes the usual way."""
+    if request.htmx and not request.user.is_authenticated:
+        memo = _STANDINGS_MEMO.get(pk)
+        current = memo is not None and time.time() - memo.checked_at < settings.STANDINGS_REFRESH_SECONDS
+        if current and memo.page["public"]:
+            return _poll_response(request, memo, request.GET.get("big") == "1")
+    return _standings_page(request, pk)
+
+
 @public_or_organiser
-def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+def _standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
     memo = _standings_memo(tournament)
     big = request.GET.get("big") == "1"
-    if not request.htmx:
-        context = {**_page_context(tournament, memo, big), "is_organiser": is_organiser}
-        return render(request, "tournaments/standings.html", context)
+    if request.htmx:
+        return _poll_response(request, memo, big)
+    context = {**_page_context(tournament, memo, big), "is_organiser": is_organiser}
+    return render(request, "tournaments/standings.html", context)
+
+
+def _poll_response(request: HttpRequest, memo: _StandingsMemo, big: bool) -> HttpResponse:
     if "gzip" in request.headers.get("Accept-Encoding", ""):  # every browser
         response = HttpResponse(memo.polls[big])
         response["Content-Encoding"] = "gzip"

@@ -371,7 +371,7 @@ def signed(points: int) -> str:
 # ------------------------------------------------------------ main screens
 
 GAMES = ("spades", "drawbridge", "sixtysix", "ohhell")
-SCREEN_GROUPS = ("pages", *GAMES)
+SCREEN_GROUPS = ("pages", "tournament", *GAMES)
 NAMES4 = NAMES7[:4]
 
 # Finished matches, built from RULES.md's worked examples (players renamed).
@@ -488,6 +488,9 @@ def open_screens(app: App, group: str):
             expect(page.locator("#seat_0")).to_be_visible()
             yield f"new-match-{game}", game in ("spades", "ohhell")
         return
+    if group == "tournament":
+        yield from tournament_screens(app)
+        return
 
     game = group
     user = app.make_organiser()
@@ -525,3 +528,56 @@ def open_screens(app: App, group: str):
     page.goto(f"/matches/{finished.pk}/")
     app.expect_winner(heading, len(hands))
     yield f"sheet-{game}-finished", True
+
+
+def tournament_screens(app: App):
+    """The organiser's and the room's tournament pages: a Swiss Spades event
+    of 9 (one bye), round 1 played at one table, round 2 not yet proposed."""
+    from scorekeeper import services, tournaments
+
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    page.goto("/tournaments/new/")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    yield "tournament-new-games", True
+    page.goto("/tournaments/new/?game=spades")
+    expect(page.locator("form input[name=name]")).to_be_visible()
+    yield "tournament-new-spades", True
+    actor = services.Actor(label=f"organiser {user.get_username()}", user=user)
+    t = tournaments.create_tournament(
+        name="Club night", game="spades", format="swiss", options={"target": 200}, rounds=3, actor=actor
+    )
+    tournaments.register_players(tournament_id=t.pk, text="\n".join(NAMES7 + ["Hal", "Ivy"]), actor=actor)
+    rnd = tournaments.propose_round(tournament_id=t.pk, actor=actor)
+    page.goto(f"/tournaments/{t.pk}/rounds/{rnd.pk}/")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    yield "tournament-round-proposed", True
+    tokens = tournaments.publish_round(round_id=rnd.pk, actor=actor)
+    first_table = min(tokens)
+    match_id = rnd.tables.get(pk=first_table).match_id
+    services.record_hand(match_id=match_id, entry={"bids": [4, 5], "tricks": [6, 7]}, actor=actor)
+    page.goto("/tournaments/")
+    expect(page.get_by_role("link", name="Club night")).to_be_visible()
+    yield "tournament-list", True
+    page.goto(f"/tournaments/{t.pk}/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Club night")
+    yield "tournament-dashboard", True
+    page.goto(f"/tournaments/{t.pk}/cards/")
+    expect(page.locator("main")).to_contain_text("Table 1")
+    yield "tournament-cards", True
+    page.goto(f"/tournaments/{t.pk}/standings/")
+    expect(page.locator("#standings-body tr")).to_have_count(9)
+    yield "tournament-standings", True
+    page.goto(f"/tournaments/{t.pk}/standings/?big=1")
+    expect(page.locator("#standings-body tr")).to_have_count(9)
+    yield "tournament-standings-big", True
+    page.goto(f"/tournaments/{t.pk}/pairings/")
+    expect(page.locator("main")).to_contain_text("Table 1")
+    yield "tournament-pairings", True
+    page.goto(f"/l/{tokens[first_table]}/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Score this match on this device?")
+    yield "tournament-table-link", True
+    page.goto(f"/matches/{match_id}/")
+    expect(page.locator(".table-banner")).to_contain_text("Round 1")
+    yield "tournament-table-sheet", True

@@ -56,7 +56,8 @@ def test_main_screens(app, shot, axe_check, size, group):
             problems.append(f"{name}: the page scrolls sideways by {layout['pageOverflow']}px")
         if layout["formOverflow"]:
             problems.append(f"{name}: the entry form scrolls sideways by {layout['formOverflow']}px")
-        if layout["tableOverflow"] and layout["players"] <= 4:
+        # The score sheet's history; other tables (standings) scroll in a region of their own.
+        if layout["tableOverflow"] and 0 < layout["players"] <= 4:
             problems.append(f"{name}: the history table of {layout['players']} players scrolls sideways")
         if layout["small"]:
             problems.append(f"{name}: tap targets under 44px: {', '.join(layout['small'])}")
