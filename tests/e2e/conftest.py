@@ -557,27 +557,22 @@ def tournament_screens(app: App):
     first_table = min(tokens)
     match_id = rnd.tables.get(pk=first_table).match_id
     services.record_hand(match_id=match_id, entry={"bids": [4, 5], "tricks": [6, 7]}, actor=actor)
-    page.goto("/tournaments/")
-    expect(page.get_by_role("link", name="Club night")).to_be_visible()
-    yield "tournament-list", True
-    page.goto(f"/tournaments/{t.pk}/")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Club night")
-    yield "tournament-dashboard", True
-    page.goto(f"/tournaments/{t.pk}/cards/")
-    expect(page.locator("main")).to_contain_text("Table 1")
-    yield "tournament-cards", True
-    page.goto(f"/tournaments/{t.pk}/standings/")
-    expect(page.locator("#standings-body tr")).to_have_count(9)
-    yield "tournament-standings", True
-    page.goto(f"/tournaments/{t.pk}/standings/?big=1")
-    expect(page.locator("#standings-body tr")).to_have_count(9)
-    yield "tournament-standings-big", True
-    page.goto(f"/tournaments/{t.pk}/pairings/")
-    expect(page.locator("main")).to_contain_text("Table 1")
-    yield "tournament-pairings", True
-    page.goto(f"/l/{tokens[first_table]}/")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Score this match on this device?")
-    yield "tournament-table-link", True
-    page.goto(f"/matches/{match_id}/")
-    expect(page.locator(".table-banner")).to_contain_text("Round 1")
-    yield "tournament-table-sheet", True
+    rows, banner = page.locator("#standings-body tr"), page.locator(".table-banner")
+    screens = [  # (name, address, what shows that it has loaded)
+        ("list", "/tournaments/", lambda: expect(page.get_by_role("link", name="Club night")).to_be_visible()),
+        ("dashboard", f"/tournaments/{t.pk}/", lambda: expect(page.locator("h1")).to_contain_text("Club night")),
+        ("cards", f"/tournaments/{t.pk}/cards/", lambda: expect(page.locator("main")).to_contain_text("Table 1")),
+        ("standings", f"/tournaments/{t.pk}/standings/", lambda: expect(rows).to_have_count(9)),
+        ("standings-big", f"/tournaments/{t.pk}/standings/?big=1", lambda: expect(rows).to_have_count(9)),
+        ("pairings", f"/tournaments/{t.pk}/pairings/", lambda: expect(page.locator("main")).to_contain_text("Table 1")),
+        (
+            "table-link",
+            f"/l/{tokens[first_table]}/",
+            lambda: expect(page.locator("h1")).to_have_text("Score this match on this device?"),
+        ),
+        ("table-sheet", f"/matches/{match_id}/", lambda: expect(banner).to_contain_text("Round 1")),
+    ]
+    for name, address, loaded in screens:
+        page.goto(address)
+        loaded()
+        yield f"tournament-{name}", True
