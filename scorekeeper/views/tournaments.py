@@ -472,7 +472,7 @@ def _standings_memo(tournament: Tournament) -> _StandingsMemo:
     memo = _STANDINGS_MEMO.get(tournament.pk)
     if memo is None:
         return _refresh_standings(tournament)  # nothing to show yet: wait, once
-    if time.time() - memo.checked_at < settings.STANDINGS_REFRESH_SECONDS:
+    if _is_current(memo):
         return memo
     if not settings.STANDINGS_BACKGROUND_REFRESH:
         return _refresh_standings(tournament)
@@ -482,6 +482,11 @@ def _standings_memo(tournament: Tournament) -> _StandingsMemo:
             _REBUILDING[tournament.pk] = thread
             thread.start()
     return memo
+
+
+def _is_current(memo: _StandingsMemo | None) -> bool:
+    """Looked at the database within the refresh window: good to show."""
+    return memo is not None and time.time() - memo.checked_at < settings.STANDINGS_REFRESH_SECONDS
 
 
 def _refresh_standings(tournament: Tournament) -> _StandingsMemo:
@@ -620,8 +625,7 @@ def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
     5 s. Everything else (the full page, organisers) goes the usual way."""
     if request.htmx and not request.user.is_authenticated:
         memo = _STANDINGS_MEMO.get(pk)
-        current = memo is not None and time.time() - memo.checked_at < settings.STANDINGS_REFRESH_SECONDS
-        if current and memo.page["public"]:
+        if _is_current(memo) and memo.page["public"]:
             return _poll_response(request, memo, request.GET.get("big") == "1")
     return _standings_page(request, pk)
 
