@@ -551,14 +551,35 @@ def test_a_poll_never_waits_for_the_standings_to_be_worked_out_again(organiser, 
     assert "<b>42</b>" in after and "<b>52</b>" in after
 
 
-def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
-    """The hot path of a big event: its session, its link, the match (3),
-    and the write (begin, the match, the hand, the audit event, commit)."""
-    t = make(organiser, ["Ann", "Bob"], rounds=1)
-    table = tables_of(publish_next(t, organiser))[0]
+def table_device(user) -> tuple[Client, Table]:
+    """A device holding the scoring link of a fresh two-player table."""
+    t = make(user, ["Ann", "Bob"], rounds=1)
+    table = tables_of(publish_next(t, user))[0]
     _link, token = services.issue_link(match_id=table.match_id, label="table 1", actor=Actor(label="test"))
     device = client_for()
     device.post(f"/l/{token}/")
+    return device, table
+
+
+def test_a_table_device_saves_bids_without_reading_the_match_twice(organiser):
+    """Its session, its link, the match (3) to parse the bids; the locked
+    write (begin, the match, names, hands, the update, the audit event,
+    commit); the answer is drawn from what was read."""
+    device, table = table_device(organiser)
+    form = {"bids_0": "4", "bids_1": "5", "number": "1"}
+    with CaptureQueriesContext(connection) as queries:
+        saved = device.post(f"/matches/{table.match_id}/bids/", form, HTTP_HX_REQUEST="true")
+    page = text_of(saved)
+    assert saved.status_code == 200 and "Bids saved." in page
+    assert Match.objects.get(pk=table.match_id).pending_bidding == {"bids": [4, 5]}
+    assert 'name="tricks_0"' in page  # the form now asks for the tricks
+    assert len(queries) <= 12, [q["sql"][:80] for q in queries]
+
+
+def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
+    """The hot path of a big event: its session, its link, the match (3),
+    and the write (begin, the match, the hand, the audit event, commit)."""
+    device, table = table_device(organiser)
     with CaptureQueriesContext(connection) as queries:
         saved = device.post(
             f"/matches/{table.match_id}/hands/", spades_form([3, 3], [6, 7], 1, "q1"), HTTP_HX_REQUEST="true"

@@ -151,7 +151,7 @@ def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse
     if not parsed.ok:
         return _render_sheet(request, match_id, actor, state=state, errors=parsed.errors, status=UNPROCESSABLE)
     try:
-        services.save_bidding(
+        match = services.save_bidding(
             match_id=match_id,
             bidding=parsed.values,
             expected_number=parse_positive_int(request.POST.get("number")),
@@ -163,7 +163,11 @@ def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse
         saved = _("Contract saved. Play the hand, then enter declarer's tricks.")
     else:
         saved = _("Bids saved. Play the hand, then enter the tricks.")
-    return _after_write(request, match_id, actor, saved)
+    # Nothing else was written between our read and our write: the hands
+    # read are current, draw the answer from them.
+    current = match.version == state.match.version + 1
+    after = selectors.MatchState(match, state.players, state.hands) if current else None
+    return _after_write(request, match_id, actor, saved, state=after)
 
 
 @require_POST
