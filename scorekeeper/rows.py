@@ -1,15 +1,19 @@
-"""Single-row INSERT and UPDATE in plain SQL, for the hot path of saving a
-hand (services.record_hand) and for the audit trail.
+"""Plain SQL for the hot paths: saving a hand (services.record_hand), drawing
+a score sheet (selectors.match_state) and the audit trail.
 
 Each value goes through its model field's own preparation for the database
-(JSON, dates, foreign keys), exactly as ``Model.objects.create`` and
-``QuerySet.update`` prepare them; only the building of a queryset is
+(JSON, dates, foreign keys) and each value read through its field's own
+conversion, exactly as the ORM does; only the building of querysets is
 skipped. On the 2-core benchmark machine that building cost more than the
-three writes of a saved hand themselves."""
+queries themselves.
+
+On PostgreSQL a round trip to the server costs more than the query: the
+reads of a sheet go in one round trip, and so do the writes of a saved hand.
+"""
 
 from __future__ import annotations
 
-from django.db import connection
+from django.db import connection, transaction
 
 
 def _prepared(model, values: dict) -> tuple[list[str], list]:
@@ -18,34 +22,121 @@ def _prepared(model, values: dict) -> tuple[list[str], list]:
     return columns, [field.get_db_prep_save(values[field.name], connection) for field in fields]
 
 
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _pk(model) -> str:
+    return connection.ops.quote_name(model._meta.pk.column)
+
+
+def columns(model, alias: str = "") -> str:
+    """Every column of ``model``, in the order ``instances`` reads them."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f"{prefix}{connection.ops.quote_name(f.column)}" for f in model._meta.concrete_fields)
+
+
+def instances(model, rows: list[tuple]) -> list:
+    """Model instances from rows of ``SELECT {columns(model)}``."""
+    fields = model._meta.concrete_fields
+    converters = [
+        (field.cached_col, connection.ops.get_db_converters(field.cached_col) + field.get_db_converters(connection))
+        for field in fields
+    ]
+    found = []
+    for row in rows:
+        values = list(row)
+        for i, (col, convert) in enumerate(converters):
+            for converter in convert:
+                values[i] = converter(values[i], col, connection)
+        found.append(model.from_db(connection.alias, None, values))
+    return found
+
+
+def _one_round_trip(cursor) -> bool:
+    """psycopg's client-side binding (Django's default) takes several
+    statements in one execute, and sends them in one round trip."""
+    if connection.vendor != "postgresql":
+        return False
+    import psycopg
+
+    return isinstance(cursor.cursor, psycopg.ClientCursor)
+
+
+def select_sets(*queries: tuple[str, list]) -> list[list[tuple]]:
+    """The rows of each ``(sql, params)`` query, in order."""
+    with connection.cursor() as cursor:
+        if _one_round_trip(cursor):
+            cursor.execute("; ".join(sql for sql, _params in queries), [p for _sql, params in queries for p in params])
+            found = [cursor.fetchall()]
+            while cursor.nextset():
+                found.append(cursor.fetchall())
+            return found
+        found = []
+        for sql, params in queries:
+            cursor.execute(sql, params)
+            found.append(cursor.fetchall())
+        return found
+
+
 def insert_row(model, **values) -> int:
     """INSERT one row of ``model`` (give every column without a database
     default; foreign keys by field name, as ids). Returns its id."""
-    columns, params = _prepared(model, values)
-    sql = (
-        f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({', '.join(columns)})"
-        f" VALUES ({', '.join(['%s'] * len(columns))})"
-    )
+    columns_, params = _prepared(model, values)
+    sql = f"INSERT INTO {_table(model)} ({', '.join(columns_)}) VALUES ({', '.join(['%s'] * len(columns_))})"
     with connection.cursor() as cursor:
         if connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(model._meta.pk.column)}", params)
+            cursor.execute(f"{sql} RETURNING {_pk(model)}", params)
             return cursor.fetchone()[0]
         cursor.execute(sql, params)
         return cursor.lastrowid
 
 
+def _update_sql(model, pk: int, where: dict, values: dict) -> tuple[str, list]:
+    set_columns, params = _prepared(model, values)
+    where_columns, where_params = _prepared(model, where)
+    conditions = " AND ".join([f"{_pk(model)} = %s"] + [f"{column} = %s" for column in where_columns])
+    sql = f"UPDATE {_table(model)} SET {', '.join(f'{column} = %s' for column in set_columns)} WHERE {conditions}"
+    return sql, [*params, pk, *where_params]
+
+
 def update_row(model, pk: int, where: dict, **values) -> int:
     """UPDATE the row ``pk`` of ``model`` if its ``where`` columns hold those
     values. Returns how many rows changed (0 or 1)."""
-    columns, params = _prepared(model, values)
-    where_columns, where_params = _prepared(model, where)
-    conditions = " AND ".join(
-        [f"{connection.ops.quote_name(model._meta.pk.column)} = %s"] + [f"{column} = %s" for column in where_columns]
-    )
-    sql = (
-        f"UPDATE {connection.ops.quote_name(model._meta.db_table)}"
-        f" SET {', '.join(f'{column} = %s' for column in columns)} WHERE {conditions}"
-    )
+    sql, params = _update_sql(model, pk, where, values)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, pk, *where_params])
+        cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def update_then_insert(model, pk: int, where: dict, values: dict, inserts: list[tuple]) -> list[int] | None:
+    """``update_row(model, pk, where, **values)`` and, only if it changed the
+    row, INSERT each ``(model, values)`` of ``inserts``: all or nothing.
+    Returns the new rows' ids, or None when the row did not match (then
+    nothing was written)."""
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            if not update_row(model, pk, where, **values):
+                return None
+            return [insert_row(insert_model, **insert_values) for insert_model, insert_values in inserts]
+    # One statement: it is its own transaction, and one round trip. The
+    # inserts read from the update, so they write nothing when it matched
+    # no row.
+    update_sql, params = _update_sql(model, pk, where, values)
+    parts = [f"changed AS ({update_sql} RETURNING {_pk(model)})"]
+    for i, (insert_model, insert_values) in enumerate(inserts):
+        columns_, insert_params = _prepared(insert_model, insert_values)
+        # Typed, since a bare parameter in a SELECT list would be text.
+        typed = ", ".join(
+            f"CAST(%s AS {insert_model._meta.get_field(name).cast_db_type(connection)})" for name in insert_values
+        )
+        parts.append(
+            f"new_{i} AS (INSERT INTO {_table(insert_model)} ({', '.join(columns_)})"
+            f" SELECT {typed} FROM changed RETURNING {_pk(insert_model)})"
+        )
+        params += insert_params
+    ids = ", ".join(f"(SELECT {_pk(m)} FROM new_{i})" for i, (m, _v) in enumerate(inserts))
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(parts)} SELECT {ids}", params)
+        found = list(cursor.fetchone())
+    return None if found[0] is None else found

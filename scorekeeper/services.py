@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, Table, name_key
-from .rows import insert_row, update_row
+from .rows import insert_row, update_then_insert
 from .scoring import GAMES, InvalidHand, check_bidding, score_match
 from .selectors import MatchState
 from .tokens import hash_token, new_token
@@ -243,27 +243,31 @@ def _record_seen_hand(
     match.version, match.updated_at = read_version + 1, now
     hand = Hand(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
     hand.created_at = hand.updated_at = now
-    with transaction.atomic():
-        # Every write to a match bumps its version: an unchanged version
-        # means the hands scored above are still all the hands there are.
-        changed = update_row(
-            Match,
-            match.pk,
-            {"version": read_version},
-            **{name: getattr(match, name) for name in [*RESULT_FIELDS, "version", "updated_at"]},
-        )
-        if not changed:
-            return None
-        hand.pk = insert_row(
-            Hand,
-            match=match.pk,
-            number=hand.number,
-            entry=entry,
-            client_key=hand.client_key,
-            created_at=now,
-            updated_at=now,
-        )
-        audit(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)
+    # Every write to a match bumps its version: an unchanged version means
+    # the hands scored above are still all the hands there are.
+    ids = update_then_insert(
+        Match,
+        match.pk,
+        {"version": read_version},
+        {name: getattr(match, name) for name in [*RESULT_FIELDS, "version", "updated_at"]},
+        inserts=[
+            (
+                Hand,
+                {
+                    "match": match.pk,
+                    "number": hand.number,
+                    "entry": entry,
+                    "client_key": hand.client_key,
+                    "created_at": now,
+                    "updated_at": now,
+                },
+            ),
+            (AuditEvent, _audit_row(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)),
+        ],
+    )
+    if ids is None:
+        return None
+    hand.pk = ids[0]
     state = MatchState(match, seen.players, [*seen.hands, (hand.number, entry, hand.client_key)])
     return HandSaved(match, hand, created=True, state=state)
 
@@ -462,20 +466,29 @@ def audit(
     before: Any = None,
     after: Any = None,
 ) -> None:
-    """Record who changed what: the one place every audit event is written."""
+    """Record who changed what: the one place every audit event is written
+    (and _record_seen_hand, with the hand, from _audit_row)."""
     insert_row(
         AuditEvent,
-        match=match.pk if match else None,
-        tournament=tournament.pk if tournament else None,
-        user=actor.user.pk if actor.user else None,
-        link=actor.link.pk if actor.link else None,
-        actor=actor.label,
-        action=action,
-        hand_number=hand_number,
-        before=before,
-        after=after,
-        at=timezone.now(),
+        **_audit_row(
+            actor, action, match=match, tournament=tournament, hand_number=hand_number, before=before, after=after
+        ),
     )
+
+
+def _audit_row(actor: Actor, action: str, *, match=None, tournament=None, hand_number=None, before=None, after=None):
+    return {
+        "match": match.pk if match else None,
+        "tournament": tournament.pk if tournament else None,
+        "user": actor.user.pk if actor.user else None,
+        "link": actor.link.pk if actor.link else None,
+        "actor": actor.label,
+        "action": action,
+        "hand_number": hand_number,
+        "before": before,
+        "after": after,
+        "at": timezone.now(),
+    }
 
 
 __all__ = [

@@ -577,8 +577,10 @@ def test_a_table_device_saves_bids_without_reading_the_match_twice(organiser):
 
 
 def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
-    """The hot path of a big event: its session, its link, the match (3),
-    and the write (begin, the match, the hand, the audit event, commit)."""
+    """The hot path of a big event: its session, its link, the match (its
+    row, players and hands), and the write (the match, the hand, the audit
+    event). On PostgreSQL each round trip costs more than the query, so the
+    match's three reads go in one, and so do the three writes."""
     device, table = table_device(organiser)
     with CaptureQueriesContext(connection) as queries:
         saved = device.post(
@@ -586,7 +588,9 @@ def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
         )
     assert saved.status_code == 200 and "Hand 1 saved." in text_of(saved)
     assert Match.objects.get(pk=table.match_id).totals == [33, 34]
-    assert len(queries) <= 10, [q["sql"][:80] for q in queries]
+    # (The test's own transaction makes savepoints of the write's.)
+    statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert len(statements) == (4 if connection.vendor == "postgresql" else 8), [sql[:80] for sql in statements]
 
 
 def test_server_processes_share_the_standings_one_of_them_worked_out(organiser, settings):
