@@ -456,7 +456,14 @@ def _bump(match: Match, update_fields: list[str]) -> None:
     match.save(update_fields=[*update_fields, "version", "updated_at"])
 
 
-def audit(
+def audit(actor: Actor, action: str, **about: Any) -> None:
+    """Record who changed what: the one place every audit event is written
+    (a saved hand's is written with the hand, from _audit_row). ``about``:
+    match, tournament, hand_number, before, after."""
+    insert_row(AuditEvent, **_audit_row(actor, action, **about))
+
+
+def _audit_row(
     actor: Actor,
     action: str,
     *,
@@ -465,18 +472,7 @@ def audit(
     hand_number: int | None = None,
     before: Any = None,
     after: Any = None,
-) -> None:
-    """Record who changed what: the one place every audit event is written
-    (and _record_seen_hand, with the hand, from _audit_row)."""
-    insert_row(
-        AuditEvent,
-        **_audit_row(
-            actor, action, match=match, tournament=tournament, hand_number=hand_number, before=before, after=after
-        ),
-    )
-
-
-def _audit_row(actor: Actor, action: str, *, match=None, tournament=None, hand_number=None, before=None, after=None):
+) -> dict:
     return {
         "match": match.pk if match else None,
         "tournament": tournament.pk if tournament else None,
