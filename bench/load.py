@@ -1462,7 +1462,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=60, help="length of the event (phase B), default 60")
     p.add_argument("--tables", type=int, default=500, help="tables (2 players each), default 500")
     p.add_argument("--spectators", type=int, default=500, help="spectators polling every 5 s, default 500")
-    p.add_argument("--workers", type=int, default=5, help="gunicorn workers, default 5 (2 x cores + 1)")
+    p.add_argument("--workers", type=int, default=4, help="gunicorn workers, default 4 (2 x cores)")
     p.add_argument("--threads", type=int, default=1,
                    help="threads per gunicorn worker, default 1 (gunicorn's sync worker; more: gthread)")
     p.add_argument("--only", choices=("sqlite", "postgres"), help="run one database only")
