@@ -107,6 +107,9 @@ class MatchState:
     match: Match
     players: list[Player]
     hands: list[tuple[int, dict, str | None]]  # (number, entry, client_key), hand 1 first
+    # The engine's (result, hints) for exactly these hands, when the writer
+    # of the last one worked them out already: a sheet is not scored twice.
+    scored: tuple[dict, dict] | None = None
 
     @property
     def spec(self) -> GameSpec:
@@ -159,7 +162,7 @@ def build_sheet(state: MatchState) -> ScoreSheet:
     broken = None
     hints: dict = {}
     try:
-        result, hints = score_with_hints(match.engine_input(names, entries), match.pending_bidding)
+        result, hints = state.scored or score_with_hints(match.engine_input(names, entries), match.pending_bidding)
     except InvalidHand as error:
         # Stored hands were legal when saved; only a stricter rule could get
         # here. Show the hands before the bad one scored, the rest as typed,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from .models import NAME_MAX_LENGTH, AccessLink, AuditEvent, Hand, Match, Player, Seat, Table, name_key
 from .rows import insert_row, update_then_insert
-from .scoring import GAMES, InvalidHand, check_bidding, score_match
+from .scoring import GAMES, InvalidHand, check_bidding, score_match, score_with_hints
 from .selectors import MatchState
 from .tokens import hash_token, new_token
 
@@ -232,8 +232,8 @@ def _record_seen_hand(
     ):
         return None  # refused, or stale: the locked way says which, on fresh data
     entries = seen.entries
-    try:
-        result = score_match(match.engine_input(seen.names, [*entries, entry]))
+    try:  # with the next form's hints: the answer's sheet is drawn from this (MatchState.scored)
+        result, hints = score_with_hints(match.engine_input(seen.names, [*entries, entry]))
     except InvalidHand:
         return None  # the locked way says why, on fresh data (the form may be outdated)
     read_version = match.version
@@ -268,7 +268,7 @@ def _record_seen_hand(
     if ids is None:
         return None
     hand.pk = ids[0]
-    state = MatchState(match, seen.players, [*seen.hands, (hand.number, entry, hand.client_key)])
+    state = MatchState(match, seen.players, [*seen.hands, (hand.number, entry, hand.client_key)], (result, hints))
     return HandSaved(match, hand, created=True, state=state)
 
 

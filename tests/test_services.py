@@ -555,6 +555,18 @@ def test_a_hand_saved_from_an_outdated_state_is_scored_on_the_stored_hands(make_
     assert_state(match, totals=SECOND[game][1], hands_played=2)
 
 
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_the_sheet_answering_a_saved_hand_is_the_stored_match_s(make_match, game):
+    """The answer's sheet is drawn from the scoring done to save the hand
+    (not scored again): it must be the sheet the stored match gives."""
+    match = make_match(game, hands=[FIRST[game][0]])
+    saved = record(match, SECOND[game][0], expected_number=2, seen=selectors.match_state(match.pk))
+    answered, stored = selectors.build_sheet(saved.state), selectors.score_sheet(match.pk)
+    for name in ("names", "totals", "finished", "winners", "next_hand", "hints", "pending", "problem"):
+        assert getattr(answered, name) == getattr(stored, name), name
+    assert answered.rows == stored.rows
+
+
 def test_a_double_tap_from_the_state_read_before_stores_one_hand(make_match):
     match = make_match("spades")
     seen = selectors.match_state(match.pk)
