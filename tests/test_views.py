@@ -445,6 +445,27 @@ def test_pending_spades_bids_are_shown_on_the_sheet(web, owned):
     assert bids == [("Bob", "Blind Nil"), ("Ann", "Nil")]
 
 
+def test_a_missing_value_is_marked_on_its_stepper_and_the_rest_is_kept(web, owned):
+    match = owned("spades", names=["Ann <b>", "Bob"])
+    form = {"number": "1", "bids_0": "4", "bids_1": "5", "tricks_0": "7", "tricks_1": ""}
+    page = web.post(url("record_hand", match), form, **HX).content.decode()  # raw: entities as sent
+    # The missing one: flagged for screen readers and tied to its message.
+    select = re.search(r'<select id="in-tricks_1" name="tricks_1"[^>]*>', page).group(0)
+    assert 'aria-invalid="true"' in select and 'aria-describedby="err-tricks_1"' in select
+    assert re.search(r'<p id="err-tricks_1" class="field-error">[^<]+</p>', page)
+    # The others keep what was chosen, and say nothing.
+    assert re.search(
+        r'<select id="in-tricks_0" name="tricks_0"[^>]*>\s*<option value="">\?</option>'
+        r'(<option value="\d+">\d+</option>)*<option value="7" selected>7</option>',
+        page,
+    )
+    assert "aria-invalid" not in re.search(r'<select id="in-bids_0"[^>]*>', page).group(0)
+    # A name is text, never markup, in its stepper's label and buttons.
+    assert '<label for="in-bids_0">Ann &lt;b&gt;</label>' in page
+    assert 'aria-label="Ann &lt;b&gt;: +1"' in page
+    assert Hand.objects.filter(match=match).count() == 0
+
+
 def test_sixty_six_has_no_bids_to_save(web, owned):
     match = owned("sixtysix")
     response = web.post(url("save_bids", match), {"number": "1"}, **HX)

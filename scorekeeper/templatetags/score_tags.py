@@ -119,14 +119,55 @@ def entry_summary(entry):
     return " · ".join(parts)
 
 
+# A select between − and + buttons: thumb-sized, works without JavaScript.
+_STEPPER = """<div class="stepper{has_error}">
+  <label for="in-{input}">{label}</label>
+  <div class="stepper-controls">
+    <button type="button" class="step js-only" data-step="-1" aria-controls="in-{input}"
+            aria-label="{label}: −1">−</button>
+    <select id="in-{input}" name="{input}"{auto}{invalid}>
+      <option value="">?</option>{options}
+    </select>
+    <button type="button" class="step js-only" data-step="1" aria-controls="in-{input}"
+            aria-label="{label}: +1">+</button>
+  </div>{message}
+</div>"""
+
+
 @register.simple_tag
-def options_html(choices, current):
-    """The <option>s of a stepper, built in Python: a sheet draws dozens of
-    them after every saved hand, and the template loop was the slowest part."""
+def stepper(input, label, choices, current=None, error=None, auto=False):
+    """{% stepper "bids_0" "Ann" choices current error %}: one number input.
+    Built in Python, not included: the answer to every saved hand draws
+    four or more, and the template was the slowest part of it. ``auto``:
+    app.js fills it in as the rest of its fieldset's total."""
     current = "" if current is None else str(current)
-    parts = []
-    for value, text in choices:
-        value = str(value)
-        selected = " selected" if value == current else ""
-        parts.append(f'<option value="{escape(value)}"{selected}>{escape(text)}</option>')
-    return mark_safe("".join(parts))
+    options = "".join(
+        f'<option value="{escape(value)}"{" selected" if str(value) == current else ""}>{escape(text)}</option>'
+        for value, text in choices
+    )
+    name = escape(input)
+    return mark_safe(
+        _STEPPER.format(
+            input=name,
+            label=escape(label),
+            has_error=" has-error" if error else "",
+            auto=" data-auto" if auto else "",
+            invalid=f' aria-invalid="true" aria-describedby="err-{name}"' if error else "",
+            options=options,
+            message=f'\n  <p id="err-{name}" class="field-error">{escape(error)}</p>' if error else "",
+        )
+    )
+
+
+@register.simple_tag
+def seat_steppers(field, seats, names, choices, values, errors, fill_last=False):
+    """{% seat_steppers "bids" hints.bidding_order sheet.names choices values errors %}:
+    one stepper per player, in ``seats`` order, named "bids_<seat>".
+    ``fill_last``: app.js fills the last one in as the rest of the total."""
+    values, errors = values or {}, errors or {}
+    steppers = []
+    for i, seat in enumerate(seats):
+        name = f"{field}_{seat}"
+        auto = fill_last and i == len(seats) - 1
+        steppers.append(stepper(name, names[seat], choices, values.get(name), errors.get(name), auto=auto))
+    return mark_safe("\n".join(steppers))
