@@ -111,7 +111,7 @@ def update_row(model, pk: int, where: dict, **values) -> int:
 
 def update_then_insert(model, pk: int, where: dict, values: dict, inserts: list[tuple]) -> list[int] | None:
     """``update_row(model, pk, where, **values)`` and, only if it changed the
-    row, INSERT each ``(model, values)`` of ``inserts``: all or nothing.
+    row, INSERT each ``(model, values)`` of ``inserts`` (one or more): all or nothing.
     Returns the new rows' ids, or None when the row did not match (then
     nothing was written)."""
     if connection.vendor != "postgresql":
