@@ -241,8 +241,13 @@ def _record_seen_hand(
     _apply_result(match, result)
     now = timezone.now()
     match.version, match.updated_at = read_version + 1, now
-    hand = Hand(match=match, number=len(entries) + 1, entry=entry, client_key=client_key or None)
-    hand.created_at = hand.updated_at = now
+    row = {
+        "number": len(entries) + 1,
+        "entry": entry,
+        "client_key": client_key or None,
+        "created_at": now,
+        "updated_at": now,
+    }
     # Every write to a match bumps its version: an unchanged version means
     # the hands scored above are still all the hands there are.
     ids = update_then_insert(
@@ -251,23 +256,13 @@ def _record_seen_hand(
         {"version": read_version},
         {name: getattr(match, name) for name in [*RESULT_FIELDS, "version", "updated_at"]},
         inserts=[
-            (
-                Hand,
-                {
-                    "match": match.pk,
-                    "number": hand.number,
-                    "entry": entry,
-                    "client_key": hand.client_key,
-                    "created_at": now,
-                    "updated_at": now,
-                },
-            ),
-            (AuditEvent, _audit_row(actor, "hand recorded", match=match, hand_number=hand.number, after=entry)),
+            (Hand, {"match": match.pk, **row}),
+            (AuditEvent, _audit_row(actor, "hand recorded", match=match, hand_number=row["number"], after=entry)),
         ],
     )
     if ids is None:
         return None
-    hand.pk = ids[0]
+    hand = Hand(pk=ids[0], match=match, **row)
     state = MatchState(match, seen.players, [*seen.hands, (hand.number, entry, hand.client_key)], (result, hints))
     return HandSaved(match, hand, created=True, state=state)
 
