@@ -499,26 +499,25 @@ def _refresh_standings(tournament: Tournament) -> _StandingsMemo:
     key, seen_key, busy_key = (f"standings-{tournament.pk}{part}" for part in ("", "-seen", "-busy"))
     mine = _STANDINGS_MEMO.get(tournament.pk)
     seen = shared.get(seen_key)  # (when, stamp) of the latest look, by any process
+    looking = False  # this process looks at the database for all of them
     if seen is None or time.time() - seen[0] >= settings.STANDINGS_REFRESH_SECONDS:
-        if shared.add(busy_key, True, timeout=30):
-            try:
-                seen = (time.time(), tournaments.standings_stamp(tournament))
-                if mine is None or mine.stamp != seen[1]:
-                    mine = shared.get(key)
-                    if mine is None or mine.stamp != seen[1]:
-                        mine = _work_out_standings(tournament, seen[1])
-                        shared.set(key, mine)
-                shared.set(seen_key, seen)
-            finally:
-                shared.delete(busy_key)
-        elif mine is not None:
+        looking = shared.add(busy_key, True, timeout=30)
+        if not looking and mine is not None:
             return mine  # another process is looking; what it finds will be shared
-    if seen is None:  # the other process has not shared anything yet
-        seen = (time.time(), tournaments.standings_stamp(tournament))
-    if mine is None or mine.stamp != seen[1]:
-        mine = shared.get(key)
-        if mine is None or mine.stamp != seen[1]:  # not shared (yet, or any more): work them out here
-            mine = _work_out_standings(tournament, seen[1])
+        if looking or seen is None:  # (None: the looking process has shared nothing yet)
+            seen = (time.time(), tournaments.standings_stamp(tournament))
+    try:
+        if mine is None or mine.stamp != seen[1]:
+            mine = shared.get(key)
+            if mine is None or mine.stamp != seen[1]:  # not shared (yet, or any more): work them out here
+                mine = _work_out_standings(tournament, seen[1])
+                if looking:
+                    shared.set(key, mine)
+        if looking:
+            shared.set(seen_key, seen)
+    finally:
+        if looking:
+            shared.delete(busy_key)
     mine.checked_at = seen[0]
     _STANDINGS_MEMO[tournament.pk] = mine
     return mine
