@@ -20,6 +20,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from . import rows
 from .models import AccessLink, Match, Tournament, could_be_id
 from .services import Actor
 from .tokens import hash_token
@@ -53,13 +54,14 @@ def granted_link(request: HttpRequest, match_id: int) -> AccessLink | None:
     ids = [int(i) for i in request.session.get(SESSION_KEY, [])]
     if not ids or not could_be_id(match_id):
         return None
-    # SQL rather than a queryset: this runs for every hand a table saves,
-    # and building the queryset cost five times running it.
+    # Plain SQL rather than a queryset: this runs for every hand a table
+    # saves, and building the queryset cost five times running it.
     sql = (
-        f"SELECT * FROM {AccessLink._meta.db_table} WHERE match_id = %s AND revoked_at IS NULL"
-        f" AND id IN ({', '.join(['%s'] * len(ids))})"
+        f"SELECT {rows.columns(AccessLink)} FROM {AccessLink._meta.db_table}"
+        f" WHERE match_id = %s AND revoked_at IS NULL AND id IN ({', '.join(['%s'] * len(ids))})"
     )
-    return next(iter(AccessLink.objects.raw(sql, [match_id, *ids])), None)
+    [found] = rows.select_sets((sql, [match_id, *ids]))
+    return rows.instances(AccessLink, found[:1])[0] if found else None
 
 
 def scorer(request: HttpRequest, match_id: int) -> Actor | None:
