@@ -1,5 +1,7 @@
 """Small display helpers for the score sheet templates. No rules here."""
 
+from functools import lru_cache
+
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -134,6 +136,15 @@ _STEPPER = """<div class="stepper{has_error}">
 </div>"""
 
 
+@lru_cache(maxsize=256)
+def _options(choices: tuple) -> tuple[tuple[str, str, str], ...]:
+    """(value, '<option value="…"', '>label</option>') of each choice, escaped
+    once: a game has a handful of choice lists, drawn on every saved hand."""
+    return tuple(
+        (str(value), f'<option value="{escape(value)}"', f">{escape(text)}</option>") for value, text in choices
+    )
+
+
 @register.simple_tag
 def stepper(input, label, choices, current=None, error=None, auto=False):
     """{% stepper "bids_0" "Ann" choices current error %}: one number input.
@@ -142,8 +153,8 @@ def stepper(input, label, choices, current=None, error=None, auto=False):
     app.js fills it in as the rest of its fieldset's total."""
     current = "" if current is None else str(current)
     options = "".join(
-        f'<option value="{escape(value)}"{" selected" if str(value) == current else ""}>{escape(text)}</option>'
-        for value, text in choices
+        f"{start} selected{end}" if value == current else f"{start}{end}"
+        for value, start, end in _options(tuple(choices))
     )
     name = escape(input)
     return mark_safe(
