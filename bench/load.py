@@ -32,7 +32,7 @@ For each database it:
 3. starts gunicorn (``--workers`` x ``--threads``, DEBUG=0,
    SECURE_SSL_REDIRECT=0, SCOREKEEPER_BENCH_BASELINE=1 which registers the
    baseline endpoint) on a free loopback port. Every table device exchanges
-   its table's link for a session (GET the confirm page, POST its CSRF
+   its table's link for a grant cookie (GET the confirm page, POST its CSRF
    form); one table in ten has a second device. Not timed.
    Then each endpoint alone: 25 requests of each kind, one at a time (the
    service time without load, and from it the most each endpoint could do
@@ -662,7 +662,7 @@ class Event:
 
 
 async def exchange_link(client: RawClient | HttpxClient, token: str) -> Device:
-    """GET the confirm page, POST its form: the session may now score."""
+    """GET the confirm page, POST its form: the grant cookie lets it score."""
     page = await client.request("GET", f"/l/{token}/")
     if page.status != 200:
         raise RuntimeError(f"link page answered {page.status}")
@@ -677,8 +677,8 @@ async def exchange_link(client: RawClient | HttpxClient, token: str) -> Device:
     if posted.status != 302:
         raise RuntimeError(f"link exchange answered {posted.status}: {posted.text[:200]}")
     cookies.update(set_cookies(posted))
-    if "sessionid" not in cookies:
-        raise RuntimeError("link exchange set no session cookie")
+    if "scoring_links" not in cookies:
+        raise RuntimeError("link exchange set no grant cookie")
     return Device(cookies)
 
 
@@ -964,7 +964,7 @@ async def run_load(args, server: Server, setup: dict) -> dict:
     try:
         ev = Event(client, rec, rng, tables, spectate_paths, args.timeout)
 
-        # Devices exchange their table's link for a session (not timed).
+        # Devices exchange their table's link for a grant cookie (not timed).
         start = time.perf_counter()
         gate = asyncio.Semaphore(min(args.connections, 32))
         second = set(range(math.ceil(len(tables) * SECOND_DEVICE_SHARE)))

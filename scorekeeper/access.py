@@ -4,9 +4,12 @@
   may do everything the owner may. A tournament's table matches belong to
   the tournament's organisers.
 - A device may score one match after exchanging that match's secret link
-  (a casual match's shared link, or a tournament table's link) for a grant
-  in its session. The token has 256 bits from ``secrets``; only its SHA-256
-  is stored. Opening the link only shows a confirm page: the POST exchanges
+  (a casual match's shared link, or a tournament table's link) for a grant:
+  the link's id in a signed cookie (HMAC with SECRET_KEY, a month). A
+  table device sends it with every hand, and reading it costs no query,
+  where a session would cost one; the link itself is still checked on
+  every write, so revoking it stops the device at once. The token has 256
+  bits from ``secrets``; only its SHA-256 is stored. Opening the link only shows a confirm page: the POST exchanges
   it, so link previewers and prefetchers change nothing.
 - Everybody may read score sheets.
 
@@ -14,18 +17,20 @@ Every write view checks here (and services record who did it)."""
 
 from __future__ import annotations
 
-from functools import wraps
+from functools import partial, wraps
 
-from django.http import HttpRequest
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from . import rows
+from . import selectors
 from .models import AccessLink, Match, Tournament, could_be_id
 from .services import Actor
 from .tokens import hash_token
 
-SESSION_KEY = "scoring_links"
+GRANT_COOKIE = "scoring_links"
+GRANT_SALT = "scorekeeper.access.grant"
 FORBIDDEN = 403
 
 
@@ -49,19 +54,19 @@ def is_tournament_organiser(user, tournament: Tournament) -> bool:
     return tournament.co_organisers.filter(pk=user.pk).exists()
 
 
+def granted_ids(request: HttpRequest) -> list[int]:
+    """The ids of the links this device exchanged (none if its cookie is
+    missing, altered or older than a month)."""
+    value = request.get_signed_cookie(GRANT_COOKIE, default="", salt=GRANT_SALT, max_age=settings.SESSION_COOKIE_AGE)
+    return [int(i) for i in value.split(",") if i.isascii() and i.isdigit()]
+
+
 def granted_link(request: HttpRequest, match_id: int) -> AccessLink | None:
     """The active link this device exchanged for this match, if any."""
-    ids = [int(i) for i in request.session.get(SESSION_KEY, [])]
+    ids = granted_ids(request)
     if not ids or not could_be_id(match_id):
         return None
-    # Plain SQL rather than a queryset: this runs for every hand a table
-    # saves, and building the queryset cost five times running it.
-    sql = (
-        f"SELECT {rows.columns(AccessLink)} FROM {AccessLink._meta.db_table}"
-        f" WHERE match_id = %s AND revoked_at IS NULL AND id IN ({', '.join(['%s'] * len(ids))})"
-    )
-    [found] = rows.select_sets((sql, [match_id, *ids]))
-    return rows.instances(AccessLink, found[:1])[0] if found else None
+    return selectors.active_link(match_id, ids)
 
 
 def scorer(request: HttpRequest, match_id: int) -> Actor | None:
@@ -72,10 +77,11 @@ def scorer(request: HttpRequest, match_id: int) -> Actor | None:
         match = get_object_or_404(Match, pk=match_id)
         if is_organiser_of(request.user, match):
             return Actor.for_request(request)
-    link = granted_link(request, match_id)
-    if link is not None:
-        return Actor(label=f"device ({link.label})", link=link)
-    return None
+    return _device(granted_link(request, match_id))
+
+
+def _device(link: AccessLink | None) -> Actor | None:
+    return None if link is None else Actor(label=f"device ({link.label})", link=link)
 
 
 def refuse(request: HttpRequest, message: str | None = None):
@@ -87,14 +93,28 @@ def refuse(request: HttpRequest, message: str | None = None):
     )
 
 
-def scorer_required(view):
-    """For views that change a match's hands: passes ``actor`` to the view."""
+def scorer_required(view=None, *, with_state: bool = False):
+    """For views that change a match's hands: passes ``actor`` to the view.
+    ``with_state``: for views that start by reading the match; passes
+    ``state`` too (selectors.match_state), read together with the device's
+    link check: one round trip on PostgreSQL for both."""
+    if view is None:
+        return partial(scorer_required, with_state=with_state)
 
     @wraps(view)
     def wrapper(request, match_id, *args, **kwargs):
-        actor = scorer(request, match_id)
+        if with_state:
+            state = selectors.match_state(match_id, device_links=granted_ids(request))  # 404: no such match
+            if request.user.is_authenticated and is_organiser_of(request.user, state.match):
+                actor = Actor.for_request(request)
+            else:
+                actor = _device(state.device_link)
+            kwargs["state"] = state
+        else:
+            actor = scorer(request, match_id)
+            if actor is None:
+                get_object_or_404(Match, pk=match_id)  # no such match: 404, not 403
         if actor is None:
-            get_object_or_404(Match, pk=match_id)  # no such match: 404, not 403
             return refuse(request)
         return view(request, match_id, *args, actor=actor, **kwargs)
 
@@ -120,7 +140,15 @@ def find_link(token: str) -> AccessLink | None:
     return AccessLink.objects.select_related("match").filter(token_hash=hash_token(token)).first()
 
 
-def grant(request: HttpRequest, link: AccessLink) -> None:
-    """Remember in this device's session that it may score the link's match."""
-    ids = [i for i in request.session.get(SESSION_KEY, []) if i != link.pk]
-    request.session[SESSION_KEY] = [*ids[-19:], link.pk]  # a device rarely holds more than a few
+def grant(request: HttpRequest, response: HttpResponse, link: AccessLink) -> None:
+    """Let this device score the link's match: its cookie on ``response``."""
+    ids = [i for i in granted_ids(request) if i != link.pk]
+    response.set_signed_cookie(
+        GRANT_COOKIE,
+        ",".join(str(i) for i in [*ids[-19:], link.pk]),  # a device rarely holds more than a few
+        salt=GRANT_SALT,
+        max_age=settings.SESSION_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )

@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import Prefetch
 from django.http import Http404
 
-from .models import Hand, Match, Player, Seat, Table, could_be_id
+from .models import AccessLink, Hand, Match, Player, Seat, Table, could_be_id
 from .rows import columns, instances, select_sets
 from .scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 
@@ -110,6 +110,8 @@ class MatchState:
     # The engine's (result, hints) for exactly these hands, when the writer
     # of the last one worked them out already: a sheet is not scored twice.
     scored: tuple[dict, dict] | None = None
+    # The device's active link of this match, when match_state was asked.
+    device_link: AccessLink | None = None
 
     @property
     def spec(self) -> GameSpec:
@@ -137,18 +139,38 @@ _HANDS_SQL = f"SELECT number, entry, client_key FROM {Hand._meta.db_table} WHERE
 _ENTRY = Hand._meta.get_field("entry")
 
 
-def match_state(match_id: int) -> MatchState:
+def match_state(match_id: int, device_links: list[int] | None = None) -> MatchState:
     """The match, its players in seat order and its hands, in 3 queries
-    whatever the size of the match."""
+    whatever the size of the match. With ``device_links`` (the links a
+    device holds), also which of them is an active link of this match
+    (``device_link``), in the same round trip."""
     if not could_be_id(match_id):
         raise Http404("No such match")
-    match_rows, player_rows, hand_rows = select_sets(
-        (_MATCH_SQL, [match_id]), (_PLAYERS_SQL, [match_id]), (_HANDS_SQL, [match_id])
-    )
+    queries = [(_MATCH_SQL, [match_id]), (_PLAYERS_SQL, [match_id]), (_HANDS_SQL, [match_id])]
+    if device_links:
+        queries.append(_active_link_query(match_id, device_links))
+    match_rows, player_rows, hand_rows, *link_rows = select_sets(*queries)
     if not match_rows:
         raise Http404("No such match")
     hands = [(n, _ENTRY.from_db_value(entry, None, connection), key) for n, entry, key in hand_rows]
-    return MatchState(instances(Match, match_rows)[0], instances(Player, player_rows), hands)
+    state = MatchState(instances(Match, match_rows)[0], instances(Player, player_rows), hands)
+    if link_rows and link_rows[0]:
+        state.device_link = instances(AccessLink, link_rows[0][:1])[0]
+    return state
+
+
+def active_link(match_id: int, link_ids: list[int]) -> AccessLink | None:
+    """The one of ``link_ids`` that is an unrevoked link of this match, if any."""
+    [found] = select_sets(_active_link_query(match_id, link_ids))
+    return instances(AccessLink, found[:1])[0] if found else None
+
+
+def _active_link_query(match_id: int, link_ids: list[int]) -> tuple[str, list]:
+    sql = (
+        f"SELECT {columns(AccessLink)} FROM {AccessLink._meta.db_table}"
+        f" WHERE match_id = %s AND revoked_at IS NULL AND id IN ({', '.join(['%s'] * len(link_ids))})"
+    )
+    return sql, [match_id, *link_ids]
 
 
 def score_sheet(match_id: int) -> ScoreSheet:

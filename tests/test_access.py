@@ -16,15 +16,18 @@ from __future__ import annotations
 import hashlib
 import inspect
 import re
+import time
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.core import signing
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 
 from scorekeeper import services, tokens
-from scorekeeper.access import SESSION_KEY
+from scorekeeper.access import GRANT_COOKIE, granted_ids
 from scorekeeper.models import AccessLink, AuditEvent, Hand, Match, Player, Seat
 from scorekeeper.services import Actor
 
@@ -427,7 +430,15 @@ def test_cross_site_post_without_csrf_token_is_refused(world):
     victim = Client(enforce_csrf_checks=True, raise_request_exception=False)
     victim.get(f"/l/{world.token_a}/")
     assert victim.post(f"/l/{world.token_a}/").status_code == 403
-    assert SESSION_KEY not in victim.session
+    assert _grants(victim) == []
+
+
+def _grants(client: Client) -> list[int]:
+    """The link ids the device's grant cookie holds, as the server reads it."""
+    request = RequestFactory().get("/")
+    if GRANT_COOKIE in client.cookies:
+        request.COOKIES[GRANT_COOKIE] = client.cookies[GRANT_COOKIE].value
+    return granted_ids(request)
 
 
 def _exchange_with_csrf(client: Client, token: str) -> None:
@@ -452,7 +463,7 @@ def test_opening_a_link_with_get_changes_nothing_and_grants_nothing(world):
     assert response.status_code == 200
     assert b"Score this match on this device?" in response.content
     assert db_state() == before
-    assert SESSION_KEY not in device.session
+    assert _grants(device) == []
     data = {"bids_0": "2", "bids_1": "2", "tricks_0": "4", "tricks_1": "9", "number": "3"}
     assert device.post(f"/matches/{world.a.pk}/hands/", data).status_code == 403
     assert db_state() == before
@@ -463,7 +474,7 @@ def test_posting_the_link_grants_this_match_only(world):
     device = _client()
     response = device.post(f"/l/{world.token_a}/")
     assert response.status_code == 302 and response["Location"] == f"/matches/{world.a.pk}/"
-    assert device.session[SESSION_KEY] == [world.link_a.pk]
+    assert _grants(device) == [world.link_a.pk]
     data = {"bids_0": "2", "bids_1": "2", "tricks_0": "4", "tricks_1": "9", "number": "3", "client_key": "d"}
     assert device.post(f"/matches/{world.a.pk}/hands/", data).status_code == 302
     assert _hand_numbers(world.a) == [1, 2, 3]
@@ -491,6 +502,49 @@ def test_a_grant_stops_working_the_moment_the_link_is_revoked(world):
     STATS["posts"] += 1
 
 
+def test_a_grant_cookie_cannot_be_made_up_or_altered(world):
+    """The grant is signed with the server's secret: a device holding match
+    a's grant cannot write itself one for match b, nor make one up."""
+    device = world.clients["device_valid"]
+    signed = device.cookies[GRANT_COOKIE].value  # "<ids>:<time>:<signature>"
+    forged = [
+        str(world.link_b.pk),  # no signature
+        signed.replace(str(world.link_a.pk), str(world.link_b.pk), 1),  # a's signature on b's id
+        _signed(str(world.link_b.pk), salt="other"),  # signed for another purpose
+        "",
+    ]
+    data = {"bids_0": "2", "bids_1": "2", "tricks_0": "4", "tricks_1": "9", "number": "1"}
+    before = db_state()
+    for value in forged:
+        device.cookies[GRANT_COOKIE] = value
+        assert device.post(f"/matches/{world.b.pk}/hands/", data).status_code == 403, value
+        assert device.post(f"/matches/{world.b.pk}/bids/", data).status_code == 403, value
+    assert db_state() == before
+    STATS["posts"] += 2 * len(forged)
+
+
+def _signed(value: str, salt: str) -> str:
+    response = HttpResponse()
+    response.set_signed_cookie(GRANT_COOKIE, value, salt=salt)
+    return response.cookies[GRANT_COOKIE].value
+
+
+@pytest.mark.parametrize(("days", "allowed"), [(29, True), (31, False)])
+def test_a_grant_lasts_a_month(world, monkeypatch, days, allowed):
+    """A device stays allowed for a month after opening the link, as the
+    README says; then it must open the link again."""
+    issued = time.time() - days * 24 * 3600
+    with monkeypatch.context() as m:
+        m.setattr(signing.TimestampSigner, "timestamp", lambda self: signing.b62_encode(int(issued)))
+        device = _client()
+        _exchange(device, world.token_a)
+    data = {"bids_0": "2", "bids_1": "2", "tricks_0": "4", "tricks_1": "9", "number": "3", "client_key": "m"}
+    response = device.post(f"/matches/{world.a.pk}/hands/", data)
+    assert response.status_code == (302 if allowed else 403)
+    assert _hand_numbers(world.a) == ([1, 2, 3] if allowed else [1, 2])
+    STATS["posts"] += 1
+
+
 def test_a_revoked_link_does_not_work(world):
     device = _client()
     before = db_state()
@@ -499,7 +553,7 @@ def test_a_revoked_link_does_not_work(world):
     assert b"does not work" in response.content
     response = device.post(f"/l/{world.token_revoked_a}/")
     assert response.status_code == 404
-    assert SESSION_KEY not in device.session
+    assert _grants(device) == []
     assert db_state() == before
     STATS["posts"] += 1
 
@@ -511,7 +565,7 @@ def test_a_wrong_token_does_not_work(world, token):
         response = getattr(device, method)(f"/l/{token}/")
         # A NUL byte is refused before any view (400); any other wrong token is unknown (404).
         assert response.status_code == (400 if token == "%00" else 404)
-    assert SESSION_KEY not in device.session
+    assert _grants(device) == []
 
 
 def test_a_wrong_token_for_a_known_hash_does_not_work(world):

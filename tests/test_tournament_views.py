@@ -562,7 +562,7 @@ def table_device(user) -> tuple[Client, Table]:
 
 
 def test_a_table_device_saves_bids_without_reading_the_match_twice(organiser):
-    """Its session, its link, the match (3) to parse the bids; the locked
+    """Its link and the match (4) to parse the bids; the locked
     write (begin, the match, names, hands, the update, the audit event,
     commit); the answer is drawn from what was read."""
     device, table = table_device(organiser)
@@ -577,10 +577,11 @@ def test_a_table_device_saves_bids_without_reading_the_match_twice(organiser):
 
 
 def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
-    """The hot path of a big event: its session, its link, the match (its
-    row, players and hands), and the write (the match, the hand, the audit
-    event). On PostgreSQL each round trip costs more than the query, so the
-    match's three reads go in one, and so do the three writes."""
+    """The hot path of a big event: the match (its row, players and hands)
+    with the device's link, and the write (the match, the hand, the audit
+    event). The device's grant is a signed cookie: no session query. On
+    PostgreSQL each round trip costs more than the query, so the four reads
+    go in one, and so do the three writes."""
     device, table = table_device(organiser)
     with CaptureQueriesContext(connection) as queries:
         saved = device.post(
@@ -590,7 +591,7 @@ def test_a_table_device_saves_a_hand_in_a_few_queries(organiser):
     assert Match.objects.get(pk=table.match_id).totals == [33, 34]
     # (The test's own transaction makes savepoints of the write's.)
     statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
-    assert len(statements) == (4 if connection.vendor == "postgresql" else 8), [sql[:80] for sql in statements]
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 7), [sql[:80] for sql in statements]
 
 
 def test_server_processes_share_the_standings_one_of_them_worked_out(organiser, settings):

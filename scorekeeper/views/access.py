@@ -65,8 +65,9 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     if link is None or not link.is_active:
         return render(request, "link_invalid.html", status=404)
     if request.method == "POST":
-        grant(request, link)
-        return redirect(link.match)
+        response = redirect(link.match)
+        grant(request, response, link)
+        return response
     return render(request, "link_open.html", {"link": link, "match": link.match, "names": _names(link.match)})
 
 

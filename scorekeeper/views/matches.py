@@ -144,9 +144,8 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @vary_on_headers("HX-Request")
-@scorer_required
-def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
-    state = selectors.match_state(match_id)
+@scorer_required(with_state=True)
+def save_bids(request: HttpRequest, match_id: int, actor: Actor, state: selectors.MatchState) -> HttpResponse:
     parsed = parse_hand(state.spec, request.POST, state.names, phases=("bidding",))
     if not parsed.ok:
         return _render_sheet(request, match_id, actor, state=state, errors=parsed.errors, status=UNPROCESSABLE)
@@ -172,9 +171,8 @@ def save_bids(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse
 
 @require_POST
 @vary_on_headers("HX-Request")
-@scorer_required
-def record_hand(request: HttpRequest, match_id: int, actor: Actor) -> HttpResponse:
-    state = selectors.match_state(match_id)
+@scorer_required(with_state=True)
+def record_hand(request: HttpRequest, match_id: int, actor: Actor, state: selectors.MatchState) -> HttpResponse:
     parsed = parse_hand(state.spec, request.POST, state.names)
     if not parsed.ok:
         return _render_sheet(request, match_id, actor, state=state, errors=parsed.errors, status=UNPROCESSABLE)
