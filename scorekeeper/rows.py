@@ -13,7 +13,9 @@ reads of a sheet go in one round trip, and so do the writes of a saved hand.
 
 from __future__ import annotations
 
-from django.db import connection, transaction
+from weakref import WeakKeyDictionary
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
 
 def _prepared(model, values: dict) -> tuple[list[str], list]:
@@ -38,19 +40,33 @@ def columns(model, alias: str = "") -> str:
 
 def instances(model, rows: list[tuple]) -> list:
     """Model instances from rows of ``SELECT {columns(model)}``."""
-    fields = model._meta.concrete_fields
-    converters = [
-        (field.cached_col, connection.ops.get_db_converters(field.cached_col) + field.get_db_converters(connection))
-        for field in fields
-    ]
+    db = connections[DEFAULT_DB_ALIAS]
+    converters = _converters(db, model)
     found = []
     for row in rows:
         values = list(row)
         for i, (col, convert) in enumerate(converters):
             for converter in convert:
-                values[i] = converter(values[i], col, connection)
-        found.append(model.from_db(connection.alias, None, values))
+                values[i] = converter(values[i], col, db)
+        found.append(model.from_db(db.alias, None, values))
     return found
+
+
+# Per connection (one per thread) and model: asking each field for them cost
+# more than converting the values of a saved hand's reads.
+_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _converters(db, model) -> list[tuple]:
+    """(column, its converters) of each of ``model``'s columns, as the ORM
+    converts them when reading from ``db``."""
+    by_model = _CONVERTERS.setdefault(db, {})
+    if model not in by_model:
+        by_model[model] = [
+            (field.cached_col, db.ops.get_db_converters(field.cached_col) + field.get_db_converters(db))
+            for field in model._meta.concrete_fields
+        ]
+    return by_model[model]
 
 
 def _one_round_trip(cursor) -> bool:
