@@ -89,9 +89,20 @@ class ScoreSheet:
         return items
 
     @property
-    def current_details(self) -> dict[str, Any]:
-        """The game's details after the last hand (e.g. Spades bags)."""
-        return self.rows[-1].details if self.rows else {}
+    def total_lines(self) -> list[tuple[str, int, str, int | None]]:
+        """The totals box, a line per player: (name, total, its classes:
+        "leader" and/or "winner", bags or None where the game has none)."""
+        leaders, winners = set(self.leaders), set(self.winners)
+        bags = self.rows[-1].details.get("bags") if self.rows else None
+        return [
+            (
+                name,
+                self.totals[seat],
+                " ".join(c for c, on in (("leader", seat in leaders), ("winner", seat in winners)) if on),
+                bags[seat] if bags else None,
+            )
+            for seat, name in enumerate(self.names)
+        ]
 
     @property
     def engine_input(self) -> dict:
