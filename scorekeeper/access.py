@@ -9,8 +9,9 @@
   table device sends it with every hand, and reading it costs no query,
   where a session would cost one; the link itself is still checked on
   every write, so revoking it stops the device at once. The token has 256
-  bits from ``secrets``; only its SHA-256 is stored. Opening the link only shows a confirm page: the POST exchanges
-  it, so link previewers and prefetchers change nothing.
+  bits from ``secrets``; only its SHA-256 is stored. Opening the link only
+  shows a confirm page: the POST exchanges it, so link previewers and
+  prefetchers change nothing.
 - Everybody may read score sheets.
 
 Every write view checks here (and services record who did it)."""

@@ -1,10 +1,10 @@
 """Django's database sessions, loaded with one plain SQL query.
 
-Every request of a table device loads its session (it holds the device's
-scoring grants). On the 2-core benchmark machine Django's queryset, and
-then its raw queryset, cost several times the query itself, so the session
-is read with a bare cursor. Everything else is Django's.
-Set as SESSION_ENGINE."""
+Every request of a logged-in organiser loads the session. On the 2-core
+benchmark machine Django's queryset, and then its raw queryset, cost several
+times the query itself, so the session is read with a bare cursor.
+Everything else is Django's. (Table devices hold no session: their right to
+score is a signed cookie, see access.py.) Set as SESSION_ENGINE."""
 
 from __future__ import annotations
 
