@@ -156,7 +156,6 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Production hardening (DEBUG off): HTTPS only, secure cookies, HSTS.
 # SECURE_SSL_REDIRECT=0 when a proxy in front already redirects.
-SESSION_ENGINE = "scorekeeper.sessions"  # the database, read a little faster
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie; kept default
 SECURE_CONTENT_TYPE_NOSNIFF = True
