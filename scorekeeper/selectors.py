@@ -165,15 +165,19 @@ def match_state(match_id: int, device_links: list[int] | None = None) -> MatchSt
         raise Http404("No such match")
     hands = [(n, _ENTRY.from_db_value(entry, None, connection), key) for n, entry, key in hand_rows]
     state = MatchState(instances(Match, match_rows)[0], instances(Player, player_rows), hands)
-    if link_rows and link_rows[0]:
-        state.device_link = instances(AccessLink, link_rows[0][:1])[0]
+    if link_rows:
+        state.device_link = _first_link(link_rows[0])
     return state
 
 
 def active_link(match_id: int, link_ids: list[int]) -> AccessLink | None:
     """The one of ``link_ids`` that is an unrevoked link of this match, if any."""
     [found] = select_sets(_active_link_query(match_id, link_ids))
-    return instances(AccessLink, found[:1])[0] if found else None
+    return _first_link(found)
+
+
+def _first_link(rows: list[tuple]) -> AccessLink | None:
+    return instances(AccessLink, rows[:1])[0] if rows else None
 
 
 def _active_link_query(match_id: int, link_ids: list[int]) -> tuple[str, list]:
