@@ -530,6 +530,26 @@ def test_preview_of_a_sixty_six_deal(web, owned):
     assert "33 or more" in page
 
 
+def preview_trigger(page: str) -> str:
+    return re.search(r'id="preview"[^>]*hx-trigger="([^"]*)"', page, re.S).group(1)
+
+
+def test_a_fresh_form_does_not_ask_for_a_preview_until_something_is_entered(web, owned):
+    # After a saved hand the next form is empty: nothing to preview, so no
+    # second request per hand; the preview comes as soon as a value changes.
+    match = owned("spades")
+    answer = web.post(url("record_hand", match), {**HAND_POST["spades"][0], "number": "1"}, **HX).content.decode()
+    assert preview_trigger(answer).split(", ")[0].startswith("change")
+    assert "load" not in preview_trigger(web.get(url("match", match)).content.decode())
+
+
+def test_a_form_that_starts_with_bids_asks_for_its_preview_at_once(web, owned):
+    # Saved bids: the total and the hook are shown without touching the form.
+    match = owned("ohhell")
+    answer = web.post(url("save_bids", match), {"bids_0": "1", "bids_1": "0", "bids_2": "1", "bids_3": "0"}, **HX)
+    assert preview_trigger(answer.content.decode()).startswith("load, ")
+
+
 @pytest.mark.parametrize(
     "junk",
     [
