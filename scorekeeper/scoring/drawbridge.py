@@ -135,7 +135,7 @@ class DrawBridge(Game):
         return State(players, options)
 
     def check_bidding(self, state, bidding, k):
-        self._check(state, bidding, after_play=False, what="the bidding")
+        self._check(state, bidding, after_play=False, what="the hand")  # score_match's words (RULES.md 1.4)
 
     def check_hand(self, state, hand, k):
         self._check(state, hand, after_play=True, what="the hand")

@@ -177,7 +177,7 @@ class OhHell(Game):
 
     def check_bidding(self, state, bidding, k):
         c = state.cards[k]
-        check_keys(bidding, {"bids"}, what="the bidding")
+        check_keys(bidding, {"bids"})  # the same message as score_match (RULES.md 1.4)
         bids = check_per_player_list(bidding["bids"], state.players, "The bids")
         self._check_values(state, bids, c, "bid")
         self._check_hook(state, bids, c, k)
@@ -194,8 +194,8 @@ class OhHell(Game):
             self._check_ranges(state, values, c, what)
         total = sum(tricks)
         if total != c:
-            dealt = "1 card was" if c == 1 else f"{c} cards were"
-            raise HandError(f"tricks add up to {total}, but {dealt} dealt")
+            played = "1 trick is" if c == 1 else f"{c} tricks are"  # the words of RULES.md 1.3's example
+            raise HandError(f"tricks add up to {total}, but {played} played")
         self._check_hook(state, bids, c, k)
 
     def _check_values(self, state, values, c, what):

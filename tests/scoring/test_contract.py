@@ -468,6 +468,28 @@ def test_check_bidding_checks_the_match_first(game, change):
     assert str(info.value) == str(error)
 
 
+@pytest.mark.parametrize(
+    ("game", "bidding", "played"),
+    [
+        # A missing bid: the hand, completed with its tricks, lacks the same key.
+        ("spades", {}, {"tricks": [6, 7]}),
+        ("ohhell", {}, {"tricks": [0, 1, 0, 0]}),
+        ("drawbridge", {"level": 3, "strain": "NT"}, {"tricks": 9}),
+        # An unknown key in the bidding part.
+        ("spades", {"bids": [3, 4], "bonus": 1}, {"tricks": [6, 7]}),
+        ("ohhell", {"bids": [0, 1, 0, 0], "bonus": 1}, {"tricks": [0, 1, 0, 0]}),
+        ("drawbridge", {"declarer": 0, "level": 3, "strain": "NT", "bonus": 1}, {"tricks": 9}),
+    ],
+)
+def test_check_bidding_gives_score_matchs_message_for_missing_and_unknown_keys(game, bidding, played):
+    """RULES.md 1.4: the same message score_match would give for that part of the hand."""
+    match = match_for(game)
+    with pytest.raises(InvalidHand) as info:
+        check_bidding(match, bidding)
+    error = invalid({**match, "hands": [*match["hands"], {**bidding, **played}]})
+    assert (info.value.hand_index, str(info.value)) == (error.hand_index, str(error))
+
+
 def test_sixtysix_has_no_bidding():
     with pytest.raises(InvalidHand) as info:
         check_bidding(match_for("sixtysix"), {})

@@ -349,7 +349,7 @@ def test_hook_tricks_sum_reported_before_hook():
     hands = [filler(1, 4), {"bids": [1, 0, 1, 0], "tricks": [1, 0, 0, 0]}]
     error = invalid(match(hands, options={"hook": True}))
     assert error.hand_index == 1
-    assert str(error) == "Hand 2: tricks add up to 1, but 2 cards were dealt"
+    assert str(error) == "Hand 2: tricks add up to 1, but 2 tricks are played"
 
 
 def test_hook_with_simultaneous_bidding_is_an_options_error():
@@ -456,8 +456,8 @@ HAND2_OK = {"bids": [1, 0, 1, 1], "tricks": [1, 0, 1, 0]}
         ({"bids": [1, -1, 1, 1], "tricks": [1, 0, 1, 0]}, "Bob's bid must be 0 to 2, got -1"),
         ({"bids": [1, 0, 1, 1], "tricks": [0, 0, 3, 0]}, "Cat's tricks must be 0 to 2, got 3"),
         ({"bids": [1, 0, 1, 1], "tricks": [3, -1, 0, 0]}, "Ann's tricks must be 0 to 2, got 3"),
-        ({"bids": [1, 0, 1, 1], "tricks": [1, 0, 0, 0]}, "tricks add up to 1, but 2 cards were dealt"),
-        ({"bids": [1, 0, 1, 1], "tricks": [1, 1, 1, 0]}, "tricks add up to 3, but 2 cards were dealt"),
+        ({"bids": [1, 0, 1, 1], "tricks": [1, 0, 0, 0]}, "tricks add up to 1, but 2 tricks are played"),
+        ({"bids": [1, 0, 1, 1], "tricks": [1, 1, 1, 0]}, "tricks add up to 3, but 2 tricks are played"),
         # order: types before ranges, ranges before sums
         ({"bids": [9, 0, 1, 1], "tricks": [1, 0, 1, 0.5]}, "Dan's tricks must be 0 to 2, got 0.5"),
         ({"bids": [1, 0, 1, 1], "tricks": [9, 9, 9, 9]}, "Ann's tricks must be 0 to 2, got 9"),
@@ -478,7 +478,7 @@ def test_the_second_hand_reference_is_legal():
 def test_tricks_not_adding_up_in_a_one_card_hand():
     error = invalid(match([{"bids": [0, 0, 0, 0], "tricks": [0, 0, 0, 0]}]))
     assert error.hand_index == 0
-    assert str(error) == "Hand 1: tricks add up to 0, but 1 card was dealt"
+    assert str(error) == "Hand 1: tricks add up to 0, but 1 trick is played"
 
 
 def test_ranges_follow_the_hand_size():
@@ -495,7 +495,7 @@ def test_first_bad_hand_is_reported():
     hands = [*up_hands(2), {"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}, "junk", {"bids": [9]}]
     error = invalid(match(hands))
     assert error.hand_index == 2
-    assert str(error) == "Hand 3: tricks add up to 1, but 3 cards were dealt"
+    assert str(error) == "Hand 3: tricks add up to 1, but 3 tricks are played"
 
 
 def test_a_hand_must_be_a_dict():
@@ -525,8 +525,8 @@ def test_check_bidding_legal():
 @pytest.mark.parametrize(
     ("bidding", "message"),
     [
-        ({"bids": [1, 0, 1, 1], "tricks": [1, 0, 1, 0]}, 'the bidding has unknown entry "tricks"'),
-        ({}, 'the bidding needs "bids"'),
+        ({"bids": [1, 0, 1, 1], "tricks": [1, 0, 1, 0]}, 'the hand has unknown entry "tricks"'),
+        ({}, 'the hand needs "bids"'),
         ({"bids": [1, 0, 1]}, "The bids must have 4 entries, one per player, got 3"),
         ({"bids": None}, "The bids must be a list with one entry per player, got nothing"),
         ({"bids": [1, 0, 3, 1]}, "Cat's bid must be 0 to 2, got 3"),
@@ -734,7 +734,7 @@ def test_preview_raises_like_score_match():
     with pytest.raises(InvalidHand) as info:
         preview_hand(match([filler(1, 4)]), {"bids": [1, 0, 1, 1], "tricks": [1, 0, 0, 0]})
     assert info.value.hand_index == 1
-    assert str(info.value) == "Hand 2: tricks add up to 1, but 2 cards were dealt"
+    assert str(info.value) == "Hand 2: tricks add up to 1, but 2 tricks are played"
 
 
 def test_score_match_has_no_why():
