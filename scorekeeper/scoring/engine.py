@@ -20,7 +20,7 @@ def parse_match(match: Any) -> tuple[Game, list[str], dict, list]:
         raise InvalidHand(f"A match must be a JSON object, got {describe(match)}")
     unknown = sorted(set(match) - TOP_LEVEL_KEYS, key=str)
     if unknown:
-        raise InvalidHand(f"Unknown match entry {', '.join(repr(k) for k in unknown)}")
+        raise InvalidHand(f"Unknown match entry {', '.join(describe(k) for k in unknown)}")
     for key in REQUIRED_TOP_LEVEL:
         if key not in match:
             raise InvalidHand(f'The match needs "{key}"')
