@@ -33,7 +33,7 @@ For each database it:
    SECURE_SSL_REDIRECT=0, SCOREKEEPER_BENCH_BASELINE=1 which registers the
    baseline endpoint) on a free loopback port. Every table device exchanges
    its table's link for a grant cookie (GET the confirm page, POST its CSRF
-   form); one table in ten has a second device. Not timed.
+   form) and opens its sheet; one table in ten has a second device. Not timed.
    Then each endpoint alone: 25 requests of each kind, one at a time (the
    service time without load, and from it the most each endpoint could do
    with every core), not part of the phases' figures.
@@ -51,7 +51,9 @@ For each database it:
    sometimes submit the same hand at once: one must get 200, the other the
    expected 409. A submission that times out is retried with the same key.
    Meanwhile ``--spectators`` spectators load the public standings page
-   and then poll it every 5 s the way the page does (htmx GET).
+   and then poll it every 5 s the way the page does (htmx GET), and every
+   table device's open score sheet asks every 8 s whether another device
+   changed the match (``--device-poll-every``; 204, or 200 with a banner).
 6. Phase C, record-a-hand capacity: ``--connections`` tables submit hands
    back to back for ``--baseline-seconds``, the same concurrency as the
    baseline. The event's hand rate is the offered load, not what the server
@@ -128,6 +130,7 @@ FIRST_ROUND_END = 5.0
 BURST_SPREAD = 20.0  # every table submits within this many s after a round end; --burst-spread
 EXTRA_EVERY = 30.0  # mean s between a table's extra hands
 SPECTATOR_EVERY = 5.0  # the standings page polls every 5 s
+DEVICE_POLL_EVERY = 8.0  # an open score sheet asks every 8 s whether another device changed the match
 SECOND_DEVICE_SHARE = 0.1  # tables with a second scoring device
 BROWSER = {"Accept-Encoding": "gzip"}  # what every browser sends along
 DOUBLE_TAP = 0.05  # submissions sent twice at once (same client_key)
@@ -144,10 +147,12 @@ STALE = "409 after an unanswered submission"
 NOT_ERRORS = ("ok", "conflict", STALE)  # a stale 409 follows a timeout, already counted as an error
 RECORD = "record a hand"
 STANDINGS = "standings"
+DEVICE_POLL = "device: changed?"
 BASELINE = "baseline insert"
 CAPACITY = "record a hand (capacity)"
 
 NUMBER_RE = re.compile(rb'name="number" value="(\d+)"')
+VERSION_RE = re.compile(rb'/changed/\?v=(\d+)"')
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 SETTINGS_MODULE = "bench_settings"
@@ -641,6 +646,7 @@ class TableState:
     devices: list[Device] = field(default_factory=list)
     next_number: int = 1
     uncertain: bool = False  # a submission got no answer: next_number may be behind
+    version: int = 0  # the match's version in the last sheet or answer the table's devices got
 
 
 @dataclass
@@ -657,6 +663,7 @@ class Event:
     conflict_pairs: Counter = field(default_factory=Counter)  # outcome pairs of two-device submissions
     given_up: int = 0  # submissions never answered after the retries
     resync_failed: int = 0  # sheet reads that got no answer
+    changed_banners: int = 0  # device polls answered "another device changed the match"
     unexpected: list[str] = field(default_factory=list)
     stopping: bool = False
 
@@ -715,6 +722,7 @@ async def post_hand(ev: Event, endpoint: str, table: TableState, device: Device,
     body = response.content
     found = NUMBER_RE.search(body)
     shown = int(found.group(1)) if found else None
+    seen_version(table, body)
     status = response.status
     if status == 200:
         outcome = "ok"
@@ -750,12 +758,19 @@ async def resync(ev: Event, table: TableState, device: Device) -> None:
     """After an answer that did not show the next hand number: read the sheet."""
     try:
         page = await ev.client.request("GET", f"/matches/{table.match_id}/", {"Cookie": device.headers["Cookie"]})
+        seen_version(table, page.content)
         found = NUMBER_RE.search(page.content)
         if found:
             table.next_number = int(found.group(1))
             table.uncertain = False
     except (ClientTimeout, ClientError):
         ev.resync_failed += 1  # keep the table going; the database check tells the truth
+
+
+def seen_version(table: TableState, page: bytes) -> None:
+    found = VERSION_RE.search(page)
+    if found:
+        table.version = max(table.version, int(found.group(1)))
 
 
 async def submit(ev: Event, table: TableState, endpoint: str, mode: str) -> None:
@@ -859,6 +874,33 @@ async def spectator_loop(ev: Event, start: float, end: float, offset: float, pat
         at = max(at + SPECTATOR_EVERY, loop.time())  # a late poll does not pile up
 
 
+async def device_poll_loop(ev: Event, table: TableState, device: Device, start: float, end: float, every: float,
+                           offset: float) -> None:
+    """An open score sheet on a table's device: every 8 s (``every``) it asks
+    whether the match changed since the version it shows (204: no; 200: a
+    banner that another device saved something)."""
+    loop = asyncio.get_running_loop()
+    at = start + offset
+    headers = {"Cookie": device.headers["Cookie"], "HX-Request": "true"}
+    while True:
+        await asyncio.sleep(max(0.0, at - loop.time()))
+        if ev.stopping or ev.rec.exhausted or loop.time() >= end:
+            return
+        t0 = time.perf_counter()
+        try:
+            response = await ev.client.request("GET", f"/matches/{table.match_id}/changed/?v={table.version}", headers)
+        except ClientTimeout:
+            ev.rec.add(DEVICE_POLL, time.perf_counter() - t0, "timeout")
+        except ClientError as error:
+            ev.rec.add(DEVICE_POLL, time.perf_counter() - t0, f"connection error ({error})")
+        else:
+            latency = time.perf_counter() - t0
+            ok = response.status in (200, 204)
+            ev.changed_banners += response.status == 200
+            ev.rec.add(DEVICE_POLL, latency, "ok" if ok else classify_error(ev, response.status, response.text))
+        at = max(at + every, loop.time())
+
+
 async def lag_monitor(samples: list[float], until: float) -> None:
     """How late the client's event loop wakes up (a busy client inflates latencies)."""
     loop = asyncio.get_running_loop()
@@ -914,6 +956,8 @@ def access_stats(server: Server, start: int, end: int) -> dict[str, tuple[int, f
             name = BASELINE
         elif method == "GET" and re.fullmatch(r"/tournaments/\d+/standings/", path):
             name = STANDINGS
+        elif method == "GET" and re.fullmatch(r"/matches/\d+/changed/", path):
+            name = DEVICE_POLL
         elif method == "GET" and re.fullmatch(r"/matches/\d+/", path):
             name = "score sheet GET (spectators in fallback, or a device's resync)"
         else:
@@ -973,6 +1017,7 @@ async def run_load(args, server: Server, setup: dict) -> dict:
             async with gate:
                 for _ in range(2 if table.index in second else 1):
                     table.devices.append(await exchange_link(client, table.token))
+                await resync(ev, table, table.devices[0])  # the sheet the link opens: its version
 
         await asyncio.gather(*(enrol(t) for t in tables))
         devices = sum(len(t.devices) for t in tables)
@@ -1020,6 +1065,10 @@ async def run_load(args, server: Server, setup: dict) -> dict:
         tasks = [table_loop(ev, t, event_start, s) for t, s in zip(tables, schedules, strict=True)]
         tasks += [spectator_loop(ev, event_start, event_start + args.seconds, rng.uniform(0, SPECTATOR_EVERY), fixed)
                   for _ in range(args.spectators)]
+        if args.device_poll_every:
+            tasks += [device_poll_loop(ev, t, d, event_start, event_start + args.seconds, args.device_poll_every,
+                                       rng.uniform(0, args.device_poll_every))
+                      for t in tables for d in t.devices]
         # A submission still running at the end may finish: its retries are bounded.
         drain = 0.5 + (TIMEOUT_RETRIES + 2) * (args.timeout + 1) + 5
 
@@ -1032,7 +1081,8 @@ async def run_load(args, server: Server, setup: dict) -> dict:
             finally:
                 stopper.cancel()
 
-        results["phases"].append(await measured("B", args.seconds, server, rec, [RECORD, STANDINGS], event()))
+        results["phases"].append(await measured("B", args.seconds, server, rec, [RECORD, STANDINGS, DEVICE_POLL],
+                                                event()))
         results["settle"]["B"] = await settle(server)
 
         # Phase C: record-a-hand capacity at the baseline's concurrency.
@@ -1053,7 +1103,8 @@ async def run_load(args, server: Server, setup: dict) -> dict:
         results.update(
             acked=ev.acked, dedup_hits=ev.dedup_hits, baseline_acked=ev.baseline_acked,
             conflict_pairs=dict(ev.conflict_pairs), given_up=ev.given_up, resync_failed=ev.resync_failed,
-            unexpected=ev.unexpected, devices=devices, error_examples=rec.error_examples, capped=rec.exhausted,
+            unexpected=ev.unexpected, devices=devices,
+            changed_banners=ev.changed_banners, error_examples=rec.error_examples, capped=rec.exhausted,
         )
     finally:
         await client.aclose()
@@ -1332,6 +1383,7 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     phases = {p.name: p for p in r["phases"]}
     a, b, c = phases["A"], phases["B"], phases["C"]
     base, rec, stand, cap = a.stats[BASELINE], b.stats[RECORD], b.stats[STANDINGS], c.stats[CAPACITY]
+    polls = b.stats[DEVICE_POLL]
     out = [
         "",
         f"=== {r['label']}: gunicorn {r['workers']} workers x {args.threads} threads; {args.tables} tables "
@@ -1343,7 +1395,7 @@ def report(r: dict, args) -> tuple[list[str], bool]:
         f"{'phase / endpoint':<32}{'requests':>9}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}"
         f"{'409 ok':>8}{'x base':>8}",
     ]
-    for phase, stats in (("A", base), ("B", rec), ("B", stand), ("C", cap)):
+    for phase, stats in (("A", base), ("B", rec), ("B", stand), ("B", polls), ("C", cap)):
         ratio = stats.rate / base.rate if base.rate else 0.0
         out.append(
             f"{phase + '  ' + stats.endpoint:<32}{stats.requests:>9}{stats.rate:>8.1f}{ms(stats.p50):>8}"
@@ -1378,7 +1430,7 @@ def report(r: dict, args) -> tuple[list[str], bool]:
         out.append(f"CPU phase {p.name} (cores): client {p.cpu_client:.2f}, gunicorn {p.cpu_server:.2f}, "
                    f"postgres {p.cpu_postgres:.2f}, everything else {other:.2f}; machine busy "
                    f"{p.machine_busy:.0%} of {cores}; client loop lag p99 {ms(p.lag_p99)} ms, max {ms(p.lag_max)} ms")
-    for stats in (base, rec, stand, cap):
+    for stats in (base, rec, stand, polls, cap):
         errs = {o: n for o, n in stats.outcomes.items() if o not in NOT_ERRORS}
         if errs:
             out.append(f"errors, {stats.endpoint}: {errs}")
@@ -1397,7 +1449,9 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     out.append(
         f"retries: {r['dedup_hits']} answered 'already saved' (double taps and resubmissions, nothing written); "
         f"two devices at once: {r['conflict_pairs']}; submissions given up after {TIMEOUT_RETRIES} retries: "
-        f"{r['given_up']}; sheet reads (resync) without an answer: {r['resync_failed']}"
+        f"{r['given_up']}; sheet reads (resync) without an answer: {r['resync_failed']}; device polls answered "
+        f"'another device changed it': {r['changed_banners']} (the other device at a table saved, or a poll crossed "
+        f"its own save)"
     )
     out.append(f"baseline rows: {r['baseline_rows']} stored, {r.get('baseline_acked', 0)} answered 204")
     for line in r["unexpected"][:10]:
@@ -1423,9 +1477,9 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     event_ratio = rec.rate / base.rate if base.rate else 0.0
     lost_ok = h["lost"] == 0 and h["duplicated"] == 0 and h["stored"] == h["acked"]
     targets = [
-        (rec.errors == 0 and stand.errors == 0 and cap.errors == 0 and not r["unexpected"],
+        (rec.errors == 0 and stand.errors == 0 and polls.errors == 0 and cap.errors == 0 and not r["unexpected"],
          f"zero errors: record a hand {rec.errors} (capacity phase {cap.errors}), standings {stand.errors}, "
-         f"unexpected outcomes {len(r['unexpected'])}"),
+         f"device polls {polls.errors}, unexpected outcomes {len(r['unexpected'])}"),
         (lost_ok, f"zero lost hands: stored {h['stored']} = acknowledged {h['acked']} (lost {h['lost']}, "
                   f"duplicated {h['duplicated']}, stored unacknowledged {h['unacked_stored']})"),
         (rec.p99 is not None and rec.p99 * 1000 < TARGET_RECORD_P99_MS,
@@ -1449,6 +1503,7 @@ def summary_row(r: dict) -> dict:
         "baseline": vars(phases["A"].stats[BASELINE]),
         "record": vars(phases["B"].stats[RECORD]),
         "standings": vars(phases["B"].stats[STANDINGS]),
+        "device_polls": vars(phases["B"].stats[DEVICE_POLL]),
         "capacity": vars(phases["C"].stats[CAPACITY]),
         "hands": r["hands"],
         "server_log": {k: v for k, v in r["server_log"].items() if k != "first_traceback"},
@@ -1468,6 +1523,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=60, help="length of the event (phase B), default 60")
     p.add_argument("--tables", type=int, default=500, help="tables (2 players each), default 500")
     p.add_argument("--spectators", type=int, default=500, help="spectators polling every 5 s, default 500")
+    p.add_argument("--device-poll-every", type=float, default=DEVICE_POLL_EVERY,
+                   help="s between an open sheet's 'changed?' polls on each table device, default 8 (as the page); "
+                        "0: no device polls")
     p.add_argument("--workers", type=int, help="gunicorn workers, default 5 on SQLite and 4 on PostgreSQL (README)")
     p.add_argument("--threads", type=int, default=1,
                    help="threads per gunicorn worker, default 1 (gunicorn's sync worker; more: gthread)")
@@ -1496,6 +1554,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--tables and --connections must be >= 1, --spectators >= 0, --seconds > 0")
     if args.round_every <= 0 or args.burst_spread < 0:
         p.error("--round-every must be > 0 and --burst-spread >= 0")
+    if args.device_poll_every < 0:
+        p.error("--device-poll-every must be >= 0")
     if not (args.spectate in ("standings", "sheet") or args.spectate.startswith("/")):
         p.error("--spectate: standings, sheet or a path starting with /")
     return args
