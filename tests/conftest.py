@@ -18,7 +18,7 @@ from django.db import connection
 
 from scorekeeper import services
 from scorekeeper.models import AuditEvent, Hand, Match
-from scorekeeper.views.tournaments import _STANDINGS_MEMO
+from scorekeeper.views.tournaments import _REBUILDING, _STANDINGS_MEMO
 
 ON_SQLITE = connection.vendor == "sqlite"
 ON_POSTGRES = connection.vendor == "postgresql"
@@ -224,3 +224,8 @@ def _standings_always_fresh(settings):
     }
     caches["standings"].clear()
     _STANDINGS_MEMO.clear()
+    yield
+    # A background refresh a test started may still be reading: the database's
+    # teardown (TRUNCATE on PostgreSQL) would deadlock with it.
+    for rebuilding in list(_REBUILDING.values()):
+        rebuilding.join(timeout=10)
