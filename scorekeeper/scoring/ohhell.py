@@ -178,7 +178,7 @@ class OhHell(Game):
     def check_bidding(self, state, bidding, k):
         c = state.cards[k]
         check_keys(bidding, {"bids"})  # the same message as score_match (RULES.md 1.4)
-        bids = check_per_player_list(bidding["bids"], state.players, "The bids")
+        bids = check_per_player_list(bidding["bids"], state.players, "the bids")
         self._check_values(state, bids, c, "bid")
         self._check_hook(state, bids, c, k)
 
@@ -186,8 +186,8 @@ class OhHell(Game):
         # RULES.md 1.3 order: keys, then types, then ranges, then sums, then the hook.
         c = state.cards[k]
         check_keys(hand, {"bids", "tricks"})
-        bids = check_per_player_list(hand["bids"], state.players, "The bids")
-        tricks = check_per_player_list(hand["tricks"], state.players, "The tricks")
+        bids = check_per_player_list(hand["bids"], state.players, "the bids")
+        tricks = check_per_player_list(hand["tricks"], state.players, "the tricks")
         for values, what in ((bids, "bid"), (tricks, "tricks")):
             self._check_types(state, values, c, what)
         for values, what in ((bids, "bid"), (tricks, "tricks")):

@@ -75,15 +75,15 @@ class Spades(Game):
 
     def check_bidding(self, state, bidding, k):
         check_keys(bidding, {"bids"})  # the same message as score_match (RULES.md 1.4)
-        bids = check_per_player_list(bidding["bids"], state.players, "The bids")
+        bids = check_per_player_list(bidding["bids"], state.players, "the bids")
         self._check_bid_types(state, bids)
         self._check_bid_ranges(state, bids)
 
     def check_hand(self, state, hand, k):
         # RULES.md 1.3 order: keys, then types, then ranges, then sums.
         check_keys(hand, {"bids", "tricks"})
-        bids = check_per_player_list(hand["bids"], state.players, "The bids")
-        tricks = check_per_player_list(hand["tricks"], state.players, "The tricks")
+        bids = check_per_player_list(hand["bids"], state.players, "the bids")
+        tricks = check_per_player_list(hand["tricks"], state.players, "the tricks")
         self._check_bid_types(state, bids)
         for name, taken in zip(state.players, tricks, strict=True):
             if not is_int(taken):
