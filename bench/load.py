@@ -859,17 +859,7 @@ async def spectator_loop(ev: Event, start: float, end: float, offset: float, pat
             return
         url = path or ev.rng.choice(ev.spectate_paths)
         headers = BROWSER if first else {**BROWSER, "HX-Request": "true"}
-        t0 = time.perf_counter()
-        try:
-            response = await ev.client.request("GET", url, headers)
-        except ClientTimeout:
-            ev.rec.add(STANDINGS, time.perf_counter() - t0, "timeout")
-        except ClientError as error:
-            ev.rec.add(STANDINGS, time.perf_counter() - t0, f"connection error ({error})")
-        else:
-            latency = time.perf_counter() - t0
-            outcome = "ok" if response.status == 200 else classify_error(ev, response.status, response.text)
-            ev.rec.add(STANDINGS, latency, outcome)
+        await recorded_get(ev, STANDINGS, url, headers, ok=(200,))
         first = False
         at = max(at + SPECTATOR_EVERY, loop.time())  # a late poll does not pile up
 
@@ -886,19 +876,28 @@ async def device_poll_loop(ev: Event, table: TableState, device: Device, start: 
         await asyncio.sleep(max(0.0, at - loop.time()))
         if ev.stopping or ev.rec.exhausted or loop.time() >= end:
             return
-        t0 = time.perf_counter()
-        try:
-            response = await ev.client.request("GET", f"/matches/{table.match_id}/changed/?v={table.version}", headers)
-        except ClientTimeout:
-            ev.rec.add(DEVICE_POLL, time.perf_counter() - t0, "timeout")
-        except ClientError as error:
-            ev.rec.add(DEVICE_POLL, time.perf_counter() - t0, f"connection error ({error})")
-        else:
-            latency = time.perf_counter() - t0
-            ok = response.status in (200, 204)
-            ev.changed_banners += response.status == 200
-            ev.rec.add(DEVICE_POLL, latency, "ok" if ok else classify_error(ev, response.status, response.text))
+        url = f"/matches/{table.match_id}/changed/?v={table.version}"
+        response = await recorded_get(ev, DEVICE_POLL, url, headers, ok=(200, 204))
+        ev.changed_banners += response is not None and response.status == 200
         at = max(at + every, loop.time())
+
+
+async def recorded_get(ev: Event, endpoint: str, url: str, headers: dict, ok: tuple[int, ...]) -> Reply | None:
+    """One GET, its latency and outcome recorded under ``endpoint`` (an
+    error unless its status is one of ``ok``); None when it got no answer."""
+    t0 = time.perf_counter()
+    try:
+        response = await ev.client.request("GET", url, headers)
+    except ClientTimeout:
+        ev.rec.add(endpoint, time.perf_counter() - t0, "timeout")
+        return None
+    except ClientError as error:
+        ev.rec.add(endpoint, time.perf_counter() - t0, f"connection error ({error})")
+        return None
+    latency = time.perf_counter() - t0
+    outcome = "ok" if response.status in ok else classify_error(ev, response.status, response.text)
+    ev.rec.add(endpoint, latency, outcome)
+    return response
 
 
 async def lag_monitor(samples: list[float], until: float) -> None:
