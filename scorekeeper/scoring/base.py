@@ -54,17 +54,18 @@ def describe(value: Any) -> str:
     return repr(value)
 
 
-def check_keys(data: dict, required: set[str], optional: set[str] = frozenset(), what: str = "the hand") -> None:
-    """Closed dicts: report a missing required key first, then an unknown one."""
+def check_keys(data: dict, required: set[str], optional: set[str] = frozenset()) -> None:
+    """Closed dicts: report a missing required key first, then an unknown one.
+    A bidding is checked with the same words as a whole hand (RULES.md 1.4)."""
     keys = data.keys()
     if keys == required or (optional and required <= keys and keys <= required | optional):
         return  # the usual case, checked without building any message
     missing = sorted(required - data.keys())
     if missing:
-        raise HandError(f"{what} needs {_names(missing)}")
+        raise HandError(f"the hand needs {_names(missing)}")
     unknown = sorted(data.keys() - required - optional, key=str)
     if unknown:
-        raise HandError(f"{what} has unknown {'entries' if len(unknown) > 1 else 'entry'} {_names(unknown)}")
+        raise HandError(f"the hand has unknown {'entries' if len(unknown) > 1 else 'entry'} {_names(unknown)}")
 
 
 def _names(keys: list) -> str:

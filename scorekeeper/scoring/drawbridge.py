@@ -135,29 +135,29 @@ class DrawBridge(Game):
         return State(players, options)
 
     def check_bidding(self, state, bidding, k):
-        self._check(state, bidding, after_play=False, what="the hand")  # score_match's words (RULES.md 1.4)
+        self._check(state, bidding, after_play=False)  # score_match's messages (RULES.md 1.4)
 
     def check_hand(self, state, hand, k):
-        self._check(state, hand, after_play=True, what="the hand")
+        self._check(state, hand, after_play=True)
 
-    def _check(self, state, data, after_play, what):
+    def _check(self, state, data, after_play):
         # RULES.md 1.3 order: missing or unknown keys, then types, then ranges.
         if PASSED_OUT in data:
-            self._check_passed_out(data, what)
+            self._check_passed_out(data)
             return
         required = BIDDING_KEYS | PLAY_KEYS if after_play else BIDDING_KEYS
         if not data:
             needed = ", ".join(f'"{key}"' for key in _ordered(required))
-            raise HandError(f'{what} needs a contract ({needed}) or "{PASSED_OUT}": true')
-        check_keys(data, required, OPTIONAL_KEYS, what=what)
+            raise HandError(f'the hand needs a contract ({needed}) or "{PASSED_OUT}": true')
+        check_keys(data, required, OPTIONAL_KEYS)
         self._check_types(state, data, after_play)
         self._check_ranges(state, data, after_play)
 
-    def _check_passed_out(self, data, what):
+    def _check_passed_out(self, data):
         others = sorted(set(data) - {PASSED_OUT}, key=str)
         if others:
             listed = ", ".join(f'"{key}"' for key in others)
-            raise HandError(f'"{PASSED_OUT}" must be the only entry of a passed-out hand, but {what} also has {listed}')
+            raise HandError(f'"{PASSED_OUT}" must be the only entry of a passed-out hand, but it also has {listed}')
         value = data[PASSED_OUT]
         if not is_bool(value):
             raise HandError(f'"{PASSED_OUT}" must be true, got {describe(value)}')

@@ -177,7 +177,7 @@ class OhHell(Game):
 
     def check_bidding(self, state, bidding, k):
         c = state.cards[k]
-        check_keys(bidding, {"bids"})  # the same message as score_match (RULES.md 1.4)
+        check_keys(bidding, {"bids"})
         bids = check_per_player_list(bidding["bids"], state.players, "the bids")
         self._check_values(state, bids, c, "bid")
         self._check_hook(state, bids, c, k)

@@ -74,7 +74,7 @@ class Spades(Game):
         return State(players, options)
 
     def check_bidding(self, state, bidding, k):
-        check_keys(bidding, {"bids"})  # the same message as score_match (RULES.md 1.4)
+        check_keys(bidding, {"bids"})
         bids = check_per_player_list(bidding["bids"], state.players, "the bids")
         self._check_bid_types(state, bids)
         self._check_bid_ranges(state, bids)
