@@ -1,7 +1,8 @@
 """Property tests across the games (hypothesis).
 
-The expected values come from small models of RULES.md written here, not
-from the engine. Kept fast: the whole file runs in a few seconds.
+The expected values come from small models of RULES.md written here and
+from the reference scorers (tests/scoring/reference), not from the engine.
+Kept fast: the whole file runs in a few seconds.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.scoring import InvalidHand, check_bidding, preview_hand, score_match
+from tests.scoring.reference import drawbridge as reference_drawbridge
+from tests.scoring.reference import spades as reference_spades
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALL_GAMES = ["spades", "drawbridge", "sixtysix", "ohhell"]
@@ -51,39 +54,16 @@ def spades_hands(draw):
     return {"bids": [draw(SPADES_BID), draw(SPADES_BID)], "tricks": [taken, 13 - taken]}
 
 
-def spades_model(hands, failed_nil_bags, target):
-    """RULES.md 2.3 and 2.5, one player at a time. Returns (rows, finished, winners);
-    rows are (points, bags, bag_penalty) and stop at the hand that ends the game."""
-    bags = [0, 0]
-    totals = [0, 0]
-    rows = []
+def spades_match(hands, failed_nil_bags, target):
+    """The match of ``hands`` up to the one that ends it, by the reference
+    scorer (tests/scoring/reference), and that scorer's result."""
+    options = {"target": target, "failed_nil_bags": failed_nil_bags}
+    match = {"game": "spades", "players": ["Ann", "Bob"], "options": options, "hands": []}
     for hand in hands:
-        points, penalties = [], []
-        for i in range(2):
-            bid, taken = hand["bids"][i], hand["tricks"][i]
-            if bid == "blind_nil" or bid == 0:
-                value = 200 if bid == "blind_nil" else 100
-                if taken == 0:
-                    score, new = value, 0
-                elif failed_nil_bags:
-                    score, new = -value + taken, taken
-                else:
-                    score, new = -value, 0
-            elif taken >= bid:
-                score, new = 10 * bid + taken - bid, taken - bid
-            else:
-                score, new = -10 * bid, 0
-            carried = bags[i] + new
-            full_tens = carried // 10
-            bags[i] = carried - 10 * full_tens
-            penalties.append(-100 * full_tens)
-            points.append(score - 100 * full_tens)
-        totals = [t + p for t, p in zip(totals, points, strict=True)]
-        rows.append((points, list(bags), penalties))
-        best = max(totals)
-        if best >= target and totals.count(best) == 1:
-            return rows, True, [totals.index(best)]
-    return rows, False, []
+        match["hands"].append(hand)
+        if reference_spades.score(match)["finished"]:
+            break
+    return match, reference_spades.score(match)
 
 
 @FAST
@@ -93,35 +73,23 @@ def spades_model(hands, failed_nil_bags, target):
     target=st.one_of(st.just(NEVER), st.just(500), st.integers(1, 400)),
 )
 def test_spades_matches_the_model(hands, failed_nil_bags, target):
-    rows, finished, winners = spades_model(hands, failed_nil_bags, target)
-    hands = hands[: len(rows)]  # nothing after the end
-    result = score_match(
-        {
-            "game": "spades",
-            "players": ["Ann", "Bob"],
-            "options": {"target": target, "failed_nil_bags": failed_nil_bags},
-            "hands": hands,
-        }
-    )
+    match, expected = spades_match(hands, failed_nil_bags, target)  # nothing after the end
+    result = score_match(match)
     check_running_sums(result, 2)
     round_trips(result)
-    for row, (points, bags, penalties) in zip(result["hands"], rows, strict=True):
-        assert row["points"] == points
-        assert row["bags"] == bags
-        assert row["bag_penalty"] == penalties
+    assert result == expected
+    for row in result["hands"]:
         assert all(0 <= b <= 9 for b in row["bags"])
         assert all(p <= 0 and p % 100 == 0 for p in row["bag_penalty"])
-    assert result["finished"] is finished
-    assert result["winners"] == winners
 
 
 @FAST
 @given(hands=st.lists(spades_hands(), min_size=1, max_size=12), extra=spades_hands())
 def test_spades_nothing_after_the_end(hands, extra):
-    rows, finished, _ = spades_model(hands, False, 100)
-    if not finished:
+    match, expected = spades_match(hands, False, 100)
+    if not expected["finished"]:
         return
-    played = hands[: len(rows)]
+    played = match["hands"]
     try:
         score_match(
             {"game": "spades", "players": ["Ann", "Bob"], "options": {"target": 100}, "hands": [*played, extra]}
@@ -231,8 +199,6 @@ def test_ohhell_whole_game(n, schedule, data):
 
 # ------------------------------------------------------------ Draw Bridge
 
-STRAINS = {"C": 20, "D": 20, "H": 30, "S": 30}
-MULT = {"none": 1, "double": 2, "redouble": 4}
 
 
 @st.composite
@@ -251,22 +217,6 @@ def drawbridge_hands(draw):
     return hand
 
 
-def drawbridge_points(hand, undertrick_points):
-    """RULES.md 3.3."""
-    if hand.get("passed_out"):
-        return [0, 0], None
-    need = 6 + hand["level"]
-    mult = MULT[hand.get("double", "none")]
-    points = [0, 0]
-    if hand["tricks"] >= need:
-        odd = hand["tricks"] - 6
-        value = 40 + 30 * (odd - 1) if hand["strain"] == "NT" else STRAINS[hand["strain"]] * odd
-        points[hand["declarer"]] = value * mult
-        return points, True
-    points[1 - hand["declarer"]] = (need - hand["tricks"]) * undertrick_points * mult
-    return points, False
-
-
 @FAST
 @given(hands=st.lists(drawbridge_hands(), max_size=20), undertrick_points=st.integers(0, 120), face_up=st.booleans())
 def test_drawbridge_only_one_player_scores(hands, undertrick_points, face_up):
@@ -277,7 +227,7 @@ def test_drawbridge_only_one_player_scores(hands, undertrick_points, face_up):
     for hand, row in zip(hands, result["hands"], strict=True):
         assert sum(1 for p in row["points"] if p != 0) <= 1
         assert min(row["points"]) >= 0
-        assert (row["points"], row["made"]) == drawbridge_points(hand, undertrick_points)
+        assert (row["points"], row["made"]) == reference_drawbridge.score_hand(hand, undertrick_points)
     assert result["next_hand"]["dealer"] == len(hands) % 2
 
 
