@@ -9,10 +9,16 @@ queries themselves.
 
 On PostgreSQL a round trip to the server costs more than the query: the
 reads of a sheet go in one round trip, and so do the writes of a saved hand.
+And planning these statements cost the server more than running them: each
+is prepared once per connection (PREPARE) and then only EXECUTEd.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import re
+from functools import lru_cache
 from weakref import WeakKeyDictionary
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -79,11 +85,50 @@ def _one_round_trip(cursor) -> bool:
     return isinstance(cursor.cursor, psycopg.ClientCursor)
 
 
+# The statements prepared on each PostgreSQL connection (by its psycopg
+# connection object: a new connection starts with none). A prepared
+# statement lives as long as its connection, whatever becomes of the
+# transaction that prepared it.
+_PREPARED: WeakKeyDictionary = WeakKeyDictionary()
+
+
+@lru_cache(maxsize=256)
+def _statement(sql: str) -> tuple[str, str, str]:
+    """(name, ``PREPARE name AS …`` with $1, $2, … for the ``%s``
+    parameters, ``EXECUTE name(%s, …)``) of ``sql``."""
+    name = "sk_" + hashlib.sha1(sql.encode()).hexdigest()[:20]
+    numbers = itertools.count(1)
+    prepare = f"PREPARE {name} AS " + re.sub("%s", lambda _m: f"${next(numbers)}", sql)
+    count = sql.count("%s")
+    return name, prepare, f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}"
+
+
+def _as_prepared(cursor, statements: list[str]) -> tuple[str, int]:
+    """One string of SQL that runs ``statements`` (with ``%s`` parameters,
+    in order) as prepared statements of ``cursor``'s connection, and how many
+    PREPAREs it starts with: those this connection has not had yet. Their
+    results come first and hold no rows."""
+    prepared = _PREPARED.setdefault(cursor.cursor.connection, set())
+    prepares, executes = [], []
+    for sql in statements:
+        name, prepare, execute = _statement(sql)
+        if name not in prepared:
+            prepares.append(prepare)
+            # Counted as prepared even if what follows it fails: a PREPARE
+            # fails only on bad SQL, and a lost connection is a new one.
+            prepared.add(name)
+        executes.append(execute)
+    return "; ".join([*prepares, *executes]), len(prepares)
+
+
 def select_sets(*queries: tuple[str, list]) -> list[list[tuple]]:
     """The rows of each ``(sql, params)`` query, in order."""
     with connection.cursor() as cursor:
         if _one_round_trip(cursor):
-            cursor.execute("; ".join(sql for sql, _params in queries), [p for _sql, params in queries for p in params])
+            sql, prepares = _as_prepared(cursor, [sql for sql, _params in queries])
+            cursor.execute(sql, [p for _sql, params in queries for p in params])
+            for _ in range(prepares):
+                cursor.nextset()
             found = [cursor.fetchall()]
             while cursor.nextset():
                 found.append(cursor.fetchall())
@@ -153,6 +198,9 @@ def update_then_insert(model, pk: int, where: dict, values: dict, inserts: list[
         params += insert_params
     ids = ", ".join(f"(SELECT {_pk(m)} FROM new_{i})" for i, (m, _v) in enumerate(inserts))
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(parts)} SELECT {ids}", params)
+        sql, prepares = _as_prepared(cursor, [f"WITH {', '.join(parts)} SELECT {ids}"])
+        cursor.execute(sql, params)
+        for _ in range(prepares):
+            cursor.nextset()
         found = list(cursor.fetchone())
     return None if found[0] is None else found

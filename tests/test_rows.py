@@ -80,6 +80,12 @@ def test_update_then_insert_is_all_or_nothing(make_match):
     with pytest.raises(IntegrityError):
         bump(match, match.version, totals=[0, 0])
     assert snapshot(match) == before
+    # The same statement works next time (on PostgreSQL: its PREPARE, sent
+    # with the refused write, still holds).
+    Hand.objects.filter(match=match).delete()
+    assert bump(match, match.version, totals=[5, 6]) is not None
+    match.refresh_from_db()
+    assert match.totals == [5, 6]
 
 
 def test_select_sets_gives_each_querys_rows_in_order(make_match):
@@ -97,6 +103,26 @@ def test_select_sets_is_one_round_trip_on_postgresql(make_match):
     with CaptureQueriesContext(connection) as queries:
         select_sets(*[(f"SELECT id FROM {Match._meta.db_table} WHERE id = %s", [match.pk])] * 3)
     assert len(queries) == (1 if connection.vendor == "postgresql" else 3)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+@pytest.mark.django_db(transaction=True)  # to close the connection
+def test_postgresql_prepares_each_statement_once_per_connection(make_match):
+    match = make_match("spades", hands=[S1[0]])
+    # A statement no other test sends, so this connection has not prepared it.
+    query = (f"SELECT number FROM {Hand._meta.db_table} WHERE match_id = %s AND number > %s /* once */", [match.pk, 0])
+
+    def read():
+        with CaptureQueriesContext(connection) as queries:
+            assert select_sets(query) == [[(1,)]]
+        [sent] = queries.captured_queries
+        return sent["sql"]
+
+    first, second = read(), read()
+    assert first.startswith("PREPARE ") and "EXECUTE " in first
+    assert second.startswith("EXECUTE ") and "PREPARE" not in second
+    connection.close()  # a new connection has none of them
+    assert read().startswith("PREPARE ")
 
 
 def test_instances_read_every_field_as_the_orm_does(make_match):
