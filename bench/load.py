@@ -241,6 +241,14 @@ def child_setup(out_path: str, tables: int) -> None:
             )
             _link, token = services.issue_link(match_id=match.pk, label=f"table {k + 1}", actor=actor)
             rows.append({"match": match.pk, "token": token})
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        # Statistics of the tables just filled, as autovacuum gathers them
+        # between registration and a real event: without them the planner
+        # takes 1,000 players for a few and scans them all for a seat.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     Path(out_path).write_text(json.dumps(
         {"tables": rows, "tournament": tournament_id, "standings_path": standings_path}
     ))

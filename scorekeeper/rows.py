@@ -23,19 +23,63 @@ from weakref import WeakKeyDictionary
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
-
-def _prepared(model, values: dict) -> tuple[list[str], list]:
-    fields = [model._meta.get_field(name) for name in values]
-    columns = [connection.ops.quote_name(field.column) for field in fields]
-    return columns, [field.get_db_prep_save(values[field.name], connection) for field in fields]
-
-
-def _table(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+# The SQL of each statement is built once per shape (model and columns) and
+# cached: only the values change from one saved hand to the next. The
+# vendor is part of each key: a process talks to one database, but tests
+# may switch.
 
 
-def _pk(model) -> str:
-    return connection.ops.quote_name(model._meta.pk.column)
+@lru_cache(maxsize=64)
+def _fields(model, names: tuple[str, ...]) -> tuple:
+    return tuple(model._meta.get_field(name) for name in names)
+
+
+def _params(model, values: dict) -> list:
+    """Each value prepared for the database by its field, as the ORM does."""
+    return [field.get_db_prep_save(values[field.name], connection) for field in _fields(model, tuple(values))]
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@lru_cache(maxsize=64)
+def _insert_sql(vendor: str, model, names: tuple[str, ...], returning: bool) -> str:
+    columns_ = ", ".join(_quote(field.column) for field in _fields(model, names))
+    sql = f"INSERT INTO {_quote(model._meta.db_table)} ({columns_}) VALUES ({', '.join(['%s'] * len(names))})"
+    return f"{sql} RETURNING {_quote(model._meta.pk.column)}" if returning else sql
+
+
+@lru_cache(maxsize=64)
+def _update_sql(vendor: str, model, names: tuple[str, ...], where: tuple[str, ...]) -> str:
+    """UPDATE of ``names`` of the row with the pk (the parameter after
+    those of ``names``) and ``where`` values (the last parameters)."""
+    assignments = ", ".join(f"{_quote(field.column)} = %s" for field in _fields(model, names))
+    conditions = " AND ".join(
+        [f"{_quote(model._meta.pk.column)} = %s"] + [f"{_quote(field.column)} = %s" for field in _fields(model, where)]
+    )
+    return f"UPDATE {_quote(model._meta.db_table)} SET {assignments} WHERE {conditions}"
+
+
+@lru_cache(maxsize=64)
+def _update_then_insert_sql(
+    vendor: str, model, names: tuple[str, ...], where: tuple[str, ...], inserts: tuple[tuple]
+) -> str:
+    """One statement: it is its own transaction, and one round trip. The
+    inserts read from the update, so they write nothing when it matched no
+    row. Parameters: the update's, then each insert's."""
+    parts = [f"changed AS ({_update_sql(vendor, model, names, where)} RETURNING {_quote(model._meta.pk.column)})"]
+    for i, (insert_model, insert_names) in enumerate(inserts):
+        fields = _fields(insert_model, insert_names)
+        # Typed, since a bare parameter in a SELECT list would be text.
+        typed = ", ".join(f"CAST(%s AS {field.cast_db_type(connection)})" for field in fields)
+        parts.append(
+            f"new_{i} AS (INSERT INTO {_quote(insert_model._meta.db_table)}"
+            f" ({', '.join(_quote(field.column) for field in fields)})"
+            f" SELECT {typed} FROM changed RETURNING {_quote(insert_model._meta.pk.column)})"
+        )
+    ids = ", ".join(f"(SELECT {_quote(m._meta.pk.column)} FROM new_{i})" for i, (m, _names) in enumerate(inserts))
+    return f"WITH {', '.join(parts)} SELECT {ids}"
 
 
 def columns(model, alias: str = "") -> str:
@@ -143,30 +187,20 @@ def select_sets(*queries: tuple[str, list]) -> list[list[tuple]]:
 def insert_row(model, **values) -> int:
     """INSERT one row of ``model`` (give every column without a database
     default; foreign keys by field name, as ids). Returns its id."""
-    columns_, params = _prepared(model, values)
-    sql = f"INSERT INTO {_table(model)} ({', '.join(columns_)}) VALUES ({', '.join(['%s'] * len(columns_))})"
+    returning = connection.features.can_return_columns_from_insert
     with connection.cursor() as cursor:
-        if connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{sql} RETURNING {_pk(model)}", params)
-            return cursor.fetchone()[0]
-        cursor.execute(sql, params)
-        return cursor.lastrowid
-
-
-def _update_sql(model, pk: int, where: dict, values: dict) -> tuple[str, list]:
-    set_columns, params = _prepared(model, values)
-    where_columns, where_params = _prepared(model, where)
-    conditions = " AND ".join([f"{_pk(model)} = %s"] + [f"{column} = %s" for column in where_columns])
-    sql = f"UPDATE {_table(model)} SET {', '.join(f'{column} = %s' for column in set_columns)} WHERE {conditions}"
-    return sql, [*params, pk, *where_params]
+        cursor.execute(_insert_sql(connection.vendor, model, tuple(values), returning), _params(model, values))
+        return cursor.fetchone()[0] if returning else cursor.lastrowid
 
 
 def update_row(model, pk: int, where: dict, **values) -> int:
     """UPDATE the row ``pk`` of ``model`` if its ``where`` columns hold those
     values. Returns how many rows changed (0 or 1)."""
-    sql, params = _update_sql(model, pk, where, values)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(
+            _update_sql(connection.vendor, model, tuple(values), tuple(where)),
+            [*_params(model, values), pk, *_params(model, where)],
+        )
         return cursor.rowcount
 
 
@@ -180,25 +214,13 @@ def update_then_insert(model, pk: int, where: dict, values: dict, inserts: list[
             if not update_row(model, pk, where, **values):
                 return None
             return [insert_row(insert_model, **insert_values) for insert_model, insert_values in inserts]
-    # One statement: it is its own transaction, and one round trip. The
-    # inserts read from the update, so they write nothing when it matched
-    # no row.
-    update_sql, params = _update_sql(model, pk, where, values)
-    parts = [f"changed AS ({update_sql} RETURNING {_pk(model)})"]
-    for i, (insert_model, insert_values) in enumerate(inserts):
-        columns_, insert_params = _prepared(insert_model, insert_values)
-        # Typed, since a bare parameter in a SELECT list would be text.
-        typed = ", ".join(
-            f"CAST(%s AS {insert_model._meta.get_field(name).cast_db_type(connection)})" for name in insert_values
-        )
-        parts.append(
-            f"new_{i} AS (INSERT INTO {_table(insert_model)} ({', '.join(columns_)})"
-            f" SELECT {typed} FROM changed RETURNING {_pk(insert_model)})"
-        )
-        params += insert_params
-    ids = ", ".join(f"(SELECT {_pk(m)} FROM new_{i})" for i, (m, _v) in enumerate(inserts))
+    shape = tuple((insert_model, tuple(insert_values)) for insert_model, insert_values in inserts)
+    sql = _update_then_insert_sql(connection.vendor, model, tuple(values), tuple(where), shape)
+    params = [*_params(model, values), pk, *_params(model, where)]
+    for insert_model, insert_values in inserts:
+        params += _params(insert_model, insert_values)
     with connection.cursor() as cursor:
-        sql, prepares = _as_prepared(cursor, [f"WITH {', '.join(parts)} SELECT {ids}"])
+        sql, prepares = _as_prepared(cursor, [sql])
         cursor.execute(sql, params)
         for _ in range(prepares):
             cursor.nextset()
