@@ -52,7 +52,7 @@ class Match(models.Model):
 
     game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
     options = models.JSONField(_("options"), default=dict, blank=True)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     # Caches of the engine's result, for fast lists; the hands are the truth.
     totals = models.JSONField(default=list, blank=True)
     winners = models.JSONField(default=list, blank=True)
@@ -75,12 +75,16 @@ class Match(models.Model):
         help_text="Played again from",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]
         verbose_name_plural = "matches"
+        # The home page's lists: the latest matches of each status. One
+        # index for them: every saved hand writes a new entry in each
+        # index of the table (updated_at changes every time).
+        indexes = [models.Index(fields=["status", "-updated_at"], name="match_status_recent")]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk}"
@@ -118,7 +122,8 @@ class Hand(models.Model):
     Bids and tricks stay queryable through JSON lookups that work on SQLite
     and PostgreSQL alike, e.g. ``Hand.objects.filter(entry__bids__0=0)``."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    # No index of its own: hand_number_unique (match, number) serves it.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField(help_text="1-based, as the table counts")
     entry = models.JSONField(help_text="The hand as entered: the engine's hand dict")
     # The submitting form's one-time key: a repeated POST of the same form
