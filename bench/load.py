@@ -37,10 +37,7 @@ For each database it:
    Then each endpoint alone: 25 requests of each kind, one at a time (the
    service time without load, and from it the most each endpoint could do
    with every core), not part of the phases' figures.
-4. Phase A, baseline: ``--connections`` clients POST the baseline endpoint
-   (one INSERT in a transaction, 204) back to back for
-   ``--baseline-seconds``.
-5. Phase B, the event, for ``--seconds``: every 30 s (``--round-every``)
+4. Phase B, the event, for ``--seconds``: every 30 s (``--round-every``)
    a round ends and every table submits its next hand within 20 s
    (``--burst-spread``: a burst; 3 is the stress run), plus extra hands at
    random (one per table per 30 s on average). Each submission is an htmx
@@ -54,15 +51,22 @@ For each database it:
    and then poll it every 5 s the way the page does (htmx GET), and every
    table device's open score sheet asks every 8 s whether another device
    changed the match (``--device-poll-every``; 204, or 200 with a banner).
-6. Phase C, record-a-hand capacity: ``--connections`` tables submit hands
-   back to back for ``--baseline-seconds``, the same concurrency as the
-   baseline. The event's hand rate is the offered load, not what the server
-   can do; the 40 % throughput target is judged on this phase (the event's
-   ratio is printed too).
-   After phases A and B the bench waits until the server has answered all
-   it had queued (the access log stops growing), so a backlog does not
-   spill into the next phase.
-7. compares the hands in the database with the submissions acknowledged
+   After it the bench waits until the server has answered all it had
+   queued (the access log stops growing), so a backlog does not spill into
+   the next phase.
+5. Phases A and C, in ``--turns`` turns (default 4 x 5 s each) of one then
+   the other, for ``--baseline-seconds`` in all (default 20 s each):
+   Phase A, baseline: ``--connections`` clients POST the baseline endpoint
+   (one INSERT in a transaction, 204) back to back. Phase C,
+   record-a-hand capacity: as many clients submit hands back to back, each
+   to the table that has waited longest (every table in turn, as at an
+   event). Side by side because this machine's speed drifts (its cores are
+   shared): a baseline measured alone, a minute from the hands, moved the
+   ratio by up to 14 points between runs of the same code. The event's
+   hand rate is the offered load, not what the server can do; the 40 %
+   throughput target is judged on phase C against phase A (each turn's
+   figures and the event's ratio are printed too).
+6. compares the hands in the database with the submissions acknowledged
    with 200 (by client_key): lost, duplicated, stored but never
    acknowledged (the client gave up), hand numbers with gaps; reads the
    server log (tracebacks, "database is locked", worker timeouts, slow
@@ -104,7 +108,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -941,18 +945,21 @@ class PhaseResult:
     lag_p99: float | None
     lag_max: float | None
     access: dict[str, tuple[int, float | None, float | None]]  # endpoint -> (n, p50, p99) server-side
+    access_ranges: list[tuple[int, int]]  # the phase's bytes of the access log
 
 
 def access_offset(server: Server) -> int:
     return server.access_log.stat().st_size
 
 
-def access_stats(server: Server, start: int, end: int) -> dict[str, tuple[int, float | None, float | None]]:
+def access_stats(server: Server, ranges: list[tuple[int, int]]) -> dict[str, tuple[int, float | None, float | None]]:
+    chunks = []
     with server.access_log.open("rb") as f:
-        f.seek(start)
-        chunk = f.read(end - start).decode(errors="replace")
+        for start, end in ranges:
+            f.seek(start)
+            chunks.append(f.read(end - start).decode(errors="replace"))
     times: dict[str, list[float]] = defaultdict(list)
-    for line in chunk.splitlines():
+    for line in "".join(chunks).splitlines():
         parts = line.split()
         if len(parts) != 4:
             continue
@@ -983,7 +990,7 @@ def cpu_mark(server: Server) -> CpuMark:
 
 
 def phase_result(name: str, seconds: float, rec: Recorder, before: CpuMark, after: CpuMark, lag: list[float],
-                 access: dict, endpoints: list[str]) -> PhaseResult:
+                 access_range: tuple[int, int], server: Server, endpoints: list[str]) -> PhaseResult:
     wall = after.wall - before.wall
     total = after.total - before.total
     lag.sort()
@@ -992,7 +999,25 @@ def phase_result(name: str, seconds: float, rec: Recorder, before: CpuMark, afte
         (after.client - before.client) / wall, (after.server - before.server) / wall,
         sum(v - before.postgres.get(pid, 0.0) for pid, v in after.postgres.items()) / wall,
         (after.busy - before.busy) / total if total else 0.0,
-        percentile(lag, 0.99), lag[-1] if lag else None, access,
+        percentile(lag, 0.99), lag[-1] if lag else None, access_stats(server, [access_range]), [access_range],
+    )
+
+
+def combined(parts: list[PhaseResult], rec: Recorder, server: Server) -> PhaseResult:
+    """One phase measured in several turns, as one: its requests over the
+    turns' total time, CPU shares averaged (the turns are equally long)."""
+    seconds = sum(p.seconds for p in parts)
+    ranges = [r for p in parts for r in p.access_ranges]
+
+    def mean(attr: str) -> float:
+        return sum(getattr(p, attr) for p in parts) / len(parts)
+
+    lags = [p.lag_p99 for p in parts if p.lag_p99 is not None]
+    maxima = [p.lag_max for p in parts if p.lag_max is not None]
+    return PhaseResult(
+        parts[0].name, seconds, {e: summarize(e, rec.samples.get(e, []), seconds) for e in parts[0].stats},
+        mean("cpu_client"), mean("cpu_server"), mean("cpu_postgres"), mean("machine_busy"),
+        max(lags) if lags else None, max(maxima) if maxima else None, access_stats(server, ranges), ranges,
     )
 
 
@@ -1034,29 +1059,6 @@ async def run_load(args, server: Server, setup: dict) -> dict:
         print("  each endpoint alone, one request at a time", flush=True)
         results["alone"] = await alone(ev, tables[-1], spectate_paths[0])
 
-        # Phase A: baseline.
-        print(f"  phase A: baseline, {args.connections} clients, {args.baseline_seconds:.0f} s", flush=True)
-        async def baseline_body(_k):
-            t0 = time.perf_counter()
-            try:
-                response = await client.request("POST", "/bench/baseline/")
-            except ClientTimeout:
-                rec.add(BASELINE, time.perf_counter() - t0, "timeout")
-            except ClientError as error:
-                rec.add(BASELINE, time.perf_counter() - t0, f"connection error ({error})")
-            else:
-                ok = response.status == 204
-                ev.baseline_acked += ok
-                outcome = "ok" if ok else classify_error(ev, response.status, response.text)
-                rec.add(BASELINE, time.perf_counter() - t0, outcome)
-            return not rec.exhausted
-
-        results["phases"].append(await measured(
-            "A", args.baseline_seconds, server, rec, [BASELINE],
-            closed_loop(args.baseline_seconds, args.connections, baseline_body),
-        ))
-        results["settle"] = {"A": await settle(server)}
-
         # Phase B: the event.
         print(f"  phase B: event, {len(tables)} tables + {args.spectators} spectators, {args.seconds:.0f} s",
               flush=True)
@@ -1090,23 +1092,60 @@ async def run_load(args, server: Server, setup: dict) -> dict:
 
         results["phases"].append(await measured("B", args.seconds, server, rec, [RECORD, STANDINGS, DEVICE_POLL],
                                                 event()))
-        results["settle"]["B"] = await settle(server)
+        results["settle"] = {"B": await settle(server)}
 
-        # Phase C: record-a-hand capacity at the baseline's concurrency.
-        workers = min(args.connections, len(tables))
-        print(f"  phase C: record-a-hand capacity, {workers} tables back to back, {args.baseline_seconds:.0f} s",
-              flush=True)
-
-        await asyncio.gather(*(resync(ev, t, t.devices[0]) for t in tables[:workers] if t.uncertain))
-
-        async def capacity_body(k):
-            await submit(ev, tables[k], CAPACITY, "single")
+        # Phases A (baseline) and C (record-a-hand capacity) at the same
+        # concurrency, in turns. This machine's speed drifts (its cores are
+        # shared): one baseline run measured 505 to 751 requests/s on the
+        # same code, so the two are measured side by side, several times.
+        async def baseline_body(_k):
+            t0 = time.perf_counter()
+            try:
+                response = await client.request("POST", "/bench/baseline/")
+            except ClientTimeout:
+                rec.add(BASELINE, time.perf_counter() - t0, "timeout")
+            except ClientError as error:
+                rec.add(BASELINE, time.perf_counter() - t0, f"connection error ({error})")
+            else:
+                ok = response.status == 204
+                ev.baseline_acked += ok
+                outcome = "ok" if ok else classify_error(ev, response.status, response.text)
+                rec.add(BASELINE, time.perf_counter() - t0, outcome)
             return not rec.exhausted
 
-        results["phases"].append(await measured(
-            "C", args.baseline_seconds, server, rec, [CAPACITY],
-            closed_loop(args.baseline_seconds, workers, capacity_body),
-        ))
+        # Each client takes the table that has waited longest: the hands
+        # spread over every table, as at an event, and matches stay as long
+        # as real ones (64 tables back to back made them 70 hands long, and
+        # the cost of a hand grows with its match).
+        free = deque(tables)
+
+        async def capacity_body(_k):
+            table = free.popleft()
+            try:
+                await submit(ev, table, CAPACITY, "single")
+            finally:
+                free.append(table)
+            return not rec.exhausted
+
+        await asyncio.gather(*(resync(ev, t, t.devices[0]) for t in tables if t.uncertain))
+        turn = args.baseline_seconds / args.turns
+        workers = min(args.connections, len(tables))
+        print(f"  phases A and C in turns: baseline, then record-a-hand ({workers} clients, all tables), "
+              f"{args.turns} x {turn:.0f} s each", flush=True)
+        parts: dict[str, list[PhaseResult]] = {"A": [], "C": []}
+        results["turns"] = []  # requests/s of each turn: (baseline, record a hand)
+        for _ in range(args.turns):
+            rates = []
+            for name, endpoint, clients, body in (
+                ("A", BASELINE, args.connections, baseline_body),
+                ("C", CAPACITY, workers, capacity_body),
+            ):
+                before = len(rec.samples.get(endpoint, []))
+                work = closed_loop(turn, clients, body)
+                parts[name].append(await measured(name, turn, server, rec, [endpoint], work))
+                rates.append((len(rec.samples.get(endpoint, [])) - before) / turn)
+            results["turns"].append(tuple(rates))
+        results["phases"] += [combined(parts["A"], rec, server), combined(parts["C"], rec, server)]
         results.update(
             acked=ev.acked, dedup_hits=ev.dedup_hits, baseline_acked=ev.baseline_acked,
             conflict_pairs=dict(ev.conflict_pairs), given_up=ev.given_up, resync_failed=ev.resync_failed,
@@ -1210,8 +1249,7 @@ async def measured(name: str, seconds: float, server: Server, rec: Recorder, end
         gc.unfreeze()
     after = cpu_mark(server)
     await asyncio.sleep(0.2)  # let the access log catch up
-    access = access_stats(server, offset, access_offset(server))
-    return phase_result(name, seconds, rec, before, after, lag, access, endpoints)
+    return phase_result(name, seconds, rec, before, after, lag, (offset, access_offset(server)), server, endpoints)
 
 
 # ------------------------------------------------------------ one database
@@ -1408,6 +1446,10 @@ def report(r: dict, args) -> tuple[list[str], bool]:
             f"{phase + '  ' + stats.endpoint:<32}{stats.requests:>9}{stats.rate:>8.1f}{ms(stats.p50):>8}"
             f"{ms(stats.p95):>8}{ms(stats.p99):>8}{stats.errors:>8}{stats.conflicts:>8}{ratio:>8.2f}"
         )
+    out.append(
+        "A and C in turns, requests/s (baseline, record a hand, ratio): "
+        + "; ".join(f"{a_rate:.0f}, {c_rate:.0f}, {c_rate / a_rate:.0%}" for a_rate, c_rate in r["turns"] if a_rate)
+    )
     out.append("")
     cores = os.cpu_count() or 1
     out.append("each endpoint alone (one request at a time, no other load; capacity if it used every core):")
@@ -1543,7 +1585,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help=f"every table submits within this many s after a round end, default {BURST_SPREAD:.0f}")
     p.add_argument("--connections", type=int, default=64,
                    help="client connection limit; also the concurrency of phases A and C (default 64)")
-    p.add_argument("--baseline-seconds", type=float, default=10, help="length of phases A and C, default 10")
+    p.add_argument("--baseline-seconds", type=float, default=20,
+                   help="length of phase A and of phase C (each, in all their turns), default 20")
+    p.add_argument("--turns", type=int, default=4, help="turns of phases A and C, one after the other, default 4")
     p.add_argument("--timeout", type=float, default=10, help="per-request timeout in s, default 10")
     p.add_argument("--client", choices=("raw", "httpx"), default="raw",
                    help="HTTP client of the load: a lean asyncio one (default) or httpx.AsyncClient")
