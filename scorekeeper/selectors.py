@@ -24,6 +24,28 @@ class HistoryRow:
     totals: list[int]
     details: dict[str, Any]
 
+    @cached_property
+    def seats(self) -> list[dict[str, Any]]:
+        """The row's cell of each player, in seat order: ``seat``, its
+        ``points`` and ``total``, and its own value of each per-player list
+        of the entry (``entry.bids``) and of the details (``details.bags``).
+        The other values stay in ``entry`` and ``details``."""
+        count = len(self.points)
+
+        def own(values: dict, seat: int) -> dict:
+            return {k: v[seat] for k, v in values.items() if isinstance(v, list) and len(v) == count}
+
+        return [
+            {
+                "seat": seat,
+                "points": self.points[seat],
+                "total": self.totals[seat],
+                "entry": own(self.entry, seat),
+                "details": own(self.details, seat),
+            }
+            for seat in range(count)
+        ]
+
 
 @dataclass
 class ScoreSheet:
