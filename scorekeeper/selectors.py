@@ -10,6 +10,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from .models import AccessLink, Hand, Match, Player, Seat, Table, could_be_id
 from .rows import columns, instances, select_sets
@@ -111,9 +112,9 @@ class ScoreSheet:
         return items
 
     @property
-    def total_lines(self) -> list[tuple[str, int, str, int | None]]:
+    def total_lines(self) -> list[tuple[str, int, str, str]]:
         """The totals box, a line per player: (name, total, its classes:
-        "leader" and/or "winner", bags or None where the game has none)."""
+        "leader" and/or "winner", what else to show: "bags 3" in Spades)."""
         leaders, winners = set(self.leaders), set(self.winners)
         bags = self.rows[-1].details.get("bags") if self.rows else None
         return [
@@ -121,7 +122,7 @@ class ScoreSheet:
                 name,
                 self.totals[seat],
                 " ".join(c for c, on in (("leader", seat in leaders), ("winner", seat in winners)) if on),
-                bags[seat] if bags else None,
+                _("bags %(n)d") % {"n": bags[seat]} if bags else "",
             )
             for seat, name in enumerate(self.names)
         ]
