@@ -36,7 +36,10 @@ def _fields(model, names: tuple[str, ...]) -> tuple:
 
 def _params(model, values: dict) -> list:
     """Each value prepared for the database by its field, as the ORM does."""
-    return [field.get_db_prep_save(values[field.name], connection) for field in _fields(model, tuple(values))]
+    # The connection itself: each attribute read through django.db.connection
+    # looks it up again, and a field reads several per value.
+    db = connections[DEFAULT_DB_ALIAS]
+    return [field.get_db_prep_save(values[field.name], db) for field in _fields(model, tuple(values))]
 
 
 def _quote(name: str) -> str:
