@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -321,6 +322,29 @@ def test_post_a_hand_with_htmx_returns_the_changed_fragments(web, owned, game):
     assert 'name="number" value="2"' in page
     assert entries(match) == [entry]
     assert "HX-Request" in response["Vary"]
+
+
+def test_hands_are_saved_under_csrf_protection_with_and_without_javascript(organiser, owned):
+    """htmx sends the CSRF token in a header (base.html), so the form in
+    its answers carries none; the page drawn for a browser without
+    JavaScript does, and its plain POST is accepted."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(organiser, backend=MODEL_BACKEND)
+    data, _entry, _totals = HAND_POST["spades"]
+    match = owned("spades")
+    page = browser.get(match.get_absolute_url()).content.decode()
+    header_token = re.search(r'"x-csrftoken": "([^"]+)"', page).group(1)
+    form_token = re.search(r'id="entry-form".*?name="csrfmiddlewaretoken" value="([^"]+)"', page, re.S).group(1)
+
+    answer = browser.post(url("record_hand", match), {**data, "number": "1"}, HTTP_X_CSRFTOKEN=header_token, **HX)
+    assert answer.status_code == 200
+    assert 'name="number" value="2"' in answer.content.decode()
+    entry_form = re.search(r'<form id="entry-form".*?</form>', answer.content.decode(), re.S).group(0)
+    assert "csrfmiddlewaretoken" not in entry_form
+    assert browser.post(url("record_hand", match), {**data, "number": "2"}, **HX).status_code == 403  # no token
+    plain = browser.post(url("record_hand", match), {**data, "number": "2", "csrfmiddlewaretoken": form_token})
+    assert plain.status_code == 302
+    assert len(entries(match)) == 2
 
 
 @pytest.mark.parametrize("htmx", [False, True])
