@@ -133,6 +133,7 @@ ROUND_EVERY = 30.0  # s between round ends (bursts); --round-every
 FIRST_ROUND_END = 5.0
 BURST_SPREAD = 20.0  # every table submits within this many s after a round end; --burst-spread
 EXTRA_EVERY = 30.0  # mean s between a table's extra hands
+STOLEN_WARNING = 0.05  # share of the cores taken by the hypervisor that spoils a run
 SPECTATOR_EVERY = 5.0  # the standings page polls every 5 s
 DEVICE_POLL_EVERY = 8.0  # an open score sheet asks every 8 s whether another device changed the match
 SECOND_DEVICE_SHARE = 0.1  # tables with a second scoring device
@@ -337,19 +338,20 @@ def postgres_cpu() -> dict[int, float]:
 
 def machine_load(seconds: float = 2.0) -> float:
     """Share of all cores busy over a short look."""
-    busy0, total0 = machine_busy()
+    busy0, total0, _steal = machine_busy()
     time.sleep(seconds)
-    busy1, total1 = machine_busy()
+    busy1, total1, _steal = machine_busy()
     return (busy1 - busy0) / (total1 - total0) if total1 > total0 else 0.0
 
 
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far."""
+def machine_busy() -> tuple[float, float, float]:
+    """(busy, total, stolen) CPU seconds of the whole machine so far; stolen:
+    by the hypervisor for other machines (counted as busy)."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = values[3] + (values[4] if len(values) > 4 else 0)
     total = sum(values[:8])
     tick = os.sysconf("SC_CLK_TCK")
-    return (total - idle) / tick, total / tick
+    return (total - idle) / tick, total / tick, (values[7] if len(values) > 7 else 0) / tick
 
 
 @dataclass
@@ -359,6 +361,7 @@ class CpuMark:
     postgres: dict[int, float]
     busy: float
     total: float
+    stolen: float
     wall: float
 
 
@@ -946,6 +949,7 @@ class PhaseResult:
     lag_max: float | None
     access: dict[str, tuple[int, float | None, float | None]]  # endpoint -> (n, p50, p99) server-side
     access_ranges: list[tuple[int, int]]  # the phase's bytes of the access log
+    stolen: float = 0.0  # share of all cores the hypervisor gave other machines
 
 
 def access_offset(server: Server) -> int:
@@ -985,8 +989,8 @@ def access_stats(server: Server, ranges: list[tuple[int, int]]) -> dict[str, tup
 
 
 def cpu_mark(server: Server) -> CpuMark:
-    busy, total = machine_busy()
-    return CpuMark(time.process_time(), server.cpu(), postgres_cpu(), busy, total, time.monotonic())
+    busy, total, stolen = machine_busy()
+    return CpuMark(time.process_time(), server.cpu(), postgres_cpu(), busy, total, stolen, time.monotonic())
 
 
 def phase_result(name: str, seconds: float, rec: Recorder, before: CpuMark, after: CpuMark, lag: list[float],
@@ -1000,6 +1004,7 @@ def phase_result(name: str, seconds: float, rec: Recorder, before: CpuMark, afte
         sum(v - before.postgres.get(pid, 0.0) for pid, v in after.postgres.items()) / wall,
         (after.busy - before.busy) / total if total else 0.0,
         percentile(lag, 0.99), lag[-1] if lag else None, access_stats(server, [access_range]), [access_range],
+        (after.stolen - before.stolen) / total if total else 0.0,
     )
 
 
@@ -1018,6 +1023,7 @@ def combined(parts: list[PhaseResult], rec: Recorder, server: Server) -> PhaseRe
         parts[0].name, seconds, {e: summarize(e, rec.samples.get(e, []), seconds) for e in parts[0].stats},
         mean("cpu_client"), mean("cpu_server"), mean("cpu_postgres"), mean("machine_busy"),
         max(lags) if lags else None, max(maxima) if maxima else None, access_stats(server, ranges), ranges,
+        mean("stolen"),
     )
 
 
@@ -1475,10 +1481,15 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     ))
     out.append(f"machine busy before the run (other processes): {r['load_before']:.0%} of {cores} cores")
     for p in (a, b, c):
-        other = max(0.0, p.machine_busy * cores - p.cpu_client - p.cpu_server - p.cpu_postgres)
+        other = max(0.0, (p.machine_busy - p.stolen) * cores - p.cpu_client - p.cpu_server - p.cpu_postgres)
         out.append(f"CPU phase {p.name} (cores): client {p.cpu_client:.2f}, gunicorn {p.cpu_server:.2f}, "
-                   f"postgres {p.cpu_postgres:.2f}, everything else {other:.2f}; machine busy "
-                   f"{p.machine_busy:.0%} of {cores}; client loop lag p99 {ms(p.lag_p99)} ms, max {ms(p.lag_max)} ms")
+                   f"postgres {p.cpu_postgres:.2f}, everything else {other:.2f}, taken by the hypervisor "
+                   f"{p.stolen * cores:.2f}; machine busy {p.machine_busy:.0%} of {cores}; client loop lag p99 "
+                   f"{ms(p.lag_p99)} ms, max {ms(p.lag_max)} ms")
+    stolen = max(a.stolen, b.stolen, c.stolen)
+    if stolen > STOLEN_WARNING:
+        out.append(f"WARNING: the hypervisor gave {stolen:.0%} of this machine's cores to other machines during a "
+                   f"phase: these figures are not the app's own; run again when the machine is quiet")
     for stats in (base, rec, stand, polls, cap):
         errs = {o: n for o, n in stats.outcomes.items() if o not in NOT_ERRORS}
         if errs:
@@ -1558,7 +1569,7 @@ def summary_row(r: dict) -> dict:
         "server_log": {k: v for k, v in r["server_log"].items() if k != "first_traceback"},
         "alone": {name: {**vars(st), "bytes": size} for name, (st, size) in r["alone"].items()},
         "cpu": {p.name: {"client": p.cpu_client, "gunicorn": p.cpu_server, "postgres": p.cpu_postgres,
-                         "machine": p.machine_busy} for p in r["phases"]},
+                         "machine": p.machine_busy, "stolen": p.stolen} for p in r["phases"]},
         "load_before": r["load_before"],
     }
 
