@@ -37,6 +37,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.load import app_settings  # noqa: E402
+
 TABLES = 40
 WARM_HANDS = 5  # per table, before measuring: matches of a realistic length, templates compiled
 BLOCK = 50  # requests of one kind before the other kind's turn
@@ -57,15 +59,7 @@ def main() -> None:
         return
     workdir = tempfile.mkdtemp(prefix="scorekeeper-hand-cost-")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        SECURE_HSTS_SECONDS="0",
-        SCOREKEEPER_BENCH_BASELINE="1",
-    )
+    os.environ.update(app_settings(), DJANGO_SETTINGS_MODULE="config.settings")
     import django
 
     django.setup()
