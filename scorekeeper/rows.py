@@ -150,11 +150,11 @@ def _statement(sql: str) -> tuple[str, str, str]:
     return name, prepare, f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}"
 
 
-def _as_prepared(cursor, statements: list[str]) -> tuple[str, int]:
-    """One string of SQL that runs ``statements`` (with ``%s`` parameters,
-    in order) as prepared statements of ``cursor``'s connection, and how many
-    PREPAREs it starts with: those this connection has not had yet. Their
-    results come first and hold no rows."""
+def _execute_prepared(cursor, statements: list[str], params: list) -> None:
+    """Run ``statements`` (with ``%s`` parameters, ``params`` in order) in one
+    round trip as prepared statements of ``cursor``'s connection, preparing
+    first those this connection has not had yet. The cursor is left at the
+    first statement's result."""
     prepared = _PREPARED.setdefault(cursor.cursor.connection, set())
     prepares, executes = [], []
     for sql in statements:
@@ -165,17 +165,17 @@ def _as_prepared(cursor, statements: list[str]) -> tuple[str, int]:
             # fails only on bad SQL, and a lost connection is a new one.
             prepared.add(name)
         executes.append(execute)
-    return "; ".join([*prepares, *executes]), len(prepares)
+    cursor.execute("; ".join([*prepares, *executes]), params)
+    for _ in prepares:  # a PREPARE's result holds no rows
+        cursor.nextset()
 
 
 def select_sets(*queries: tuple[str, list]) -> list[list[tuple]]:
     """The rows of each ``(sql, params)`` query, in order."""
     with connection.cursor() as cursor:
         if _one_round_trip(cursor):
-            sql, prepares = _as_prepared(cursor, [sql for sql, _params in queries])
-            cursor.execute(sql, [p for _sql, params in queries for p in params])
-            for _ in range(prepares):
-                cursor.nextset()
+            params = [p for _sql, query_params in queries for p in query_params]
+            _execute_prepared(cursor, [sql for sql, _params in queries], params)
             found = [cursor.fetchall()]
             while cursor.nextset():
                 found.append(cursor.fetchall())
@@ -223,9 +223,6 @@ def update_then_insert(model, pk: int, where: dict, values: dict, inserts: list[
     for insert_model, insert_values in inserts:
         params += _params(insert_model, insert_values)
     with connection.cursor() as cursor:
-        sql, prepares = _as_prepared(cursor, [sql])
-        cursor.execute(sql, params)
-        for _ in range(prepares):
-            cursor.nextset()
+        _execute_prepared(cursor, [sql], params)
         found = list(cursor.fetchone())
     return None if found[0] is None else found

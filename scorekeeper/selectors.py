@@ -122,7 +122,8 @@ class ScoreSheet:
                 name,
                 self.totals[seat],
                 " ".join(c for c, on in (("leader", seat in leaders), ("winner", seat in winners)) if on),
-                _("bags %(n)d") % {"n": bags[seat]} if bags else "",
+                # The same message as the rows' "bags N", so one translation.
+                _("bags %(n)s") % {"n": bags[seat]} if bags else "",
             )
             for seat, name in enumerate(self.names)
         ]
