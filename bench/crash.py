@@ -21,19 +21,28 @@ What it does:
    project's files are not touched.
 2. Creates an organiser and a Spades match with a target of 10**9 (it never
    ends) through ``manage.py shell``.
-3. Starts ``gunicorn config.wsgi -w 2`` on a free loopback port (DEBUG=0,
-   SECURE_SSL_REDIRECT=0, ALLOWED_HOSTS=127.0.0.1), logs in through the
-   login form (CSRF token from the login page, session cookie).
-4. For --seconds, --clients threads submit hands back to back. Each hand
-   is one submission with its own client_key and the number the thread
-   expects; it is sent again (same key, same hand) until the server
-   acknowledges it with a 2xx/3xx: after a connection error (the worker was
-   killed: stored or not, the key makes the retry safe), and after a 409
-   "already saved from another device" (the key proves it was not stored)
-   with the next number re-read from the score sheet. When time is up no
-   new hand is started; the one under way is sent again for up to 30 s
-   until it is acknowledged (a submission still unacknowledged after that
-   is reported as in doubt: stored or not, but never twice).
+3. Starts ``gunicorn config.wsgi -w 2`` on a free loopback port with the
+   benchmarks' environment (bench/environment.py: DEBUG=0, a fresh
+   SECRET_KEY, SECURE_SSL_REDIRECT=0, loopback hosts) and the app's own
+   database settings (SQLite through Django's backend: IMMEDIATE
+   transactions, WAL, synchronous=FULL), logs in through the login form
+   (CSRF token from the login page, session cookie).
+4. For --seconds, --clients threads submit hands back to back on the one
+   match, as the sheet does with htmx: the bids and tricks with the entry
+   form's hidden fields (the hand number, bidding "none", a one-time
+   client_key), the CSRF header and the session cookie. Every answer,
+   saved or refused, carries the sheet's entry form, whose hand number
+   the next submission uses. A submission is sent again, the same key and
+   hand, until it is acknowledged (200 "saved."): after a connection
+   error (the worker was killed; stored or not, the key makes it safe: a
+   stored key answers "was already saved.") and after a 409 "already
+   saved from another device" (another client took that number; a stored
+   key would have answered 200, so it is not stored) under the number the
+   answer offers. Nobody saves bids, so a 409 for changed bids, or any
+   other answer, is a failure. When time is up no new hand is started;
+   the one under way is sent again for up to 30 s until it is
+   acknowledged (one still unacknowledged is reported as in doubt: stored
+   or not, but never twice).
 5. Meanwhile a killer thread sends SIGKILL --kills times at random moments
    (each waits for a hand POST to be in flight, then a few random ms, so
    kills land before, inside and after the write's transaction): mostly to
@@ -82,6 +91,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.environment import environment  # noqa: E402
 from scorekeeper.scoring import score_match  # noqa: E402  (pure Python, no Django)
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -90,6 +100,7 @@ TARGET = 10**9
 PLAYERS = ["Ann", "Bob"]
 REQUEST_TIMEOUT = 15.0
 SETTLE = 30.0  # seconds after the end for the submissions under way to be acknowledged
+NO_BIDDING = "none"  # the entry form's "bidding" when no bids are in force (scorekeeper.matches.forms)
 
 SETTINGS_TEMPLATE = """\
 from config.settings import *  # noqa: F401,F403
@@ -148,10 +159,12 @@ def drop_postgres(url: str) -> None:
 SHELL_SETUP = """
 import os
 from django.contrib.auth import get_user_model
-from scorekeeper import services
+from scorekeeper.audit import Actor
+from scorekeeper.matches.services import start_match
 user = get_user_model().objects.create_user(username="crash", password=os.environ["CRASH_PASSWORD"])
-match = services.start_match(game="spades", player_names={players!r}, options={{"target": {target}}},
-                             actor=services.Actor("organiser crash", user))
+match = start_match(
+    game="spades", player_names={players!r}, options={{"target": {target}}}, actor=Actor.organiser(user)
+)
 print("MATCH", match.pk)
 """
 
@@ -338,12 +351,12 @@ class Tally:
     acknowledged: dict = field(default_factory=dict)  # client_key -> entry
     in_doubt: dict = field(default_factory=dict)  # client_key -> entry, never acknowledged
     in_flight: int = 0  # hand POSTs sent and not yet answered
-    saved_before_cut: int = 0  # retries after a cut connection that found the hand already stored
-    cut_off: set = field(default_factory=set)  # of those: the last try got no answer (stored or not)
+    saved_before_cut: int = 0  # retries after a cut connection answered "was already saved."
+    cut_off: set = field(default_factory=set)  # keys whose last try got no answer (stored or not)
     conflicts: int = 0
     connection_errors: int = 0
     server_errors: list = field(default_factory=list)  # (status, first line)
-    other_answers: list = field(default_factory=list)
+    other_answers: list = field(default_factory=list)  # any other answer: none is expected
 
 
 def random_hand(rng: random.Random) -> dict:
@@ -351,30 +364,36 @@ def random_hand(rng: random.Random) -> dict:
     return {"bids": [rng.randint(1, 6), rng.randint(1, 6)], "tricks": [tricks, 13 - tricks]}
 
 
-def next_number(port: int, match_id: int, cookies: dict) -> int | None:
-    try:
-        status, _h, page = request("GET", port, f"/matches/{match_id}/", cookies=cookies)
-    except OSError:
-        return None
-    found = re.search(r'name="number" value="(\d+)"', page) if status == 200 else None
+def offered_number(page: str) -> int | None:
+    """The hand number in the entry form of a sheet or of a write's answer."""
+    found = re.search(r'name="number" value="(\d+)"', page)
     return int(found.group(1)) if found else None
 
 
+def first_line(page: str) -> str:
+    banner = re.search(r'class="banner banner-error"[^>]*>([^<]*)', page)
+    return banner.group(1).strip() if banner else (page.strip().splitlines() or [""])[0][:200]
+
+
 def client(seed: int, port: int, match_id: int, cookies: dict, stop_at: float, tally: Tally, max_posts: int) -> None:
-    """Submits hands until ``stop_at``; the one under way then is sent again
-    (same key) for up to SETTLE seconds more until it is acknowledged."""
+    """Submits hands as the sheet does with htmx, until ``stop_at``; the one
+    under way then is sent again (same key) for up to SETTLE seconds more
+    until it is acknowledged. Each answer (saved or refused) carries the
+    sheet's entry form, so the next hand number comes from it."""
     rng = random.Random(seed)
     number = None
     while time.monotonic() < stop_at:
-        key = uuid.uuid4().hex
-        entry = random_hand(rng)
+        key, entry = uuid.uuid4().hex, random_hand(rng)
         with tally.lock:
             tally.submissions += 1
             tally.in_doubt[key] = entry
-        acknowledged = False
-        while not acknowledged and time.monotonic() < stop_at + SETTLE:
-            if number is None:
-                number = next_number(port, match_id, cookies)
+        while key in tally.in_doubt and time.monotonic() < stop_at + SETTLE:
+            if number is None:  # the first hand, or after an answer without a form
+                try:
+                    status, _h, page = request("GET", port, f"/matches/{match_id}/", cookies=cookies)
+                    number = offered_number(page) if status == 200 else None
+                except (OSError, http.client.HTTPException):
+                    pass
                 if number is None:
                     time.sleep(0.05)
                     continue
@@ -382,50 +401,43 @@ def client(seed: int, port: int, match_id: int, cookies: dict, stop_at: float, t
                 if tally.posts >= max_posts:
                     return
                 tally.posts += 1
+                tally.in_flight += 1
             body = {
                 "bids_0": entry["bids"][0],
                 "bids_1": entry["bids"][1],
                 "tricks_0": entry["tricks"][0],
                 "tricks_1": entry["tricks"][1],
                 "number": number,
+                "bidding": NO_BIDDING,  # nobody saves bids here, so none are ever in force
                 "client_key": key,
             }
-            with tally.lock:
-                tally.in_flight += 1
-            # After a cut connection the retry asks for the htmx answer, which says whether the hand was
-            # saved now or had been saved before (the worker died after the commit).
-            retry = key in tally.cut_off
             try:
-                status, _h, page = request("POST", port, f"/matches/{match_id}/hands/", body, cookies, htmx=retry)
+                status, _h, page = request("POST", port, f"/matches/{match_id}/hands/", body, cookies, htmx=True)
             except (OSError, http.client.HTTPException):
+                # The worker died: stored or not, the one-time key makes the same submission safe to repeat.
                 with tally.lock:
                     tally.in_flight -= 1
                     tally.connection_errors += 1
                     tally.cut_off.add(key)
                 time.sleep(0.05)
-                continue  # stored or not: the same key and hand again
+                continue
             with tally.lock:
                 tally.in_flight -= 1
-            if 200 <= status < 400:
-                acknowledged = True
-                with tally.lock:
-                    if retry and "was already saved." in page:
+                if status == 200 and "saved." in page:
+                    if "was already saved." in page:  # stored before the cut: the key answered
                         tally.saved_before_cut += 1
                     tally.acknowledged[key] = tally.in_doubt.pop(key)
                     tally.cut_off.discard(key)
-                number += 1
-            elif status == 409 and "already saved from another device" in page:
-                with tally.lock:
+                elif status == 409 and "already saved from another device" in page:
+                    # Another client took this number. A repeated key would have answered 200, so this
+                    # key is not stored: the same hand goes again under the number the answer offers.
                     tally.conflicts += 1
-                    tally.cut_off.discard(key)  # a 409 proves this key is not stored
-                number = next_number(port, match_id, cookies)
-            else:
-                with tally.lock:
-                    (tally.server_errors if status >= 500 else tally.other_answers).append(
-                        (status, page.strip().splitlines()[:1])
-                    )
+                    tally.cut_off.discard(key)
+                else:
+                    (tally.server_errors if status >= 500 else tally.other_answers).append((status, first_line(page)))
+            number = offered_number(page)
+            if status not in (200, 409):
                 time.sleep(0.05)
-                number = None
 
 
 def killer(
@@ -583,13 +595,9 @@ def main() -> int:
     password = secrets.token_urlsafe(16)
     env = {
         **os.environ,
+        **environment("crash_settings"),
         "PYTHONPATH": os.pathsep.join([str(tmp), str(ROOT)]),
-        "DJANGO_SETTINGS_MODULE": "crash_settings",
         "DATABASE_URL": database_url,
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
         "CRASH_PASSWORD": password,
     }
     server = None
@@ -637,6 +645,8 @@ def main() -> int:
         figures, problems = check(stored, tally)
         if tally.server_errors:
             problems.append(f"{len(tally.server_errors)} server errors (5xx)")
+        if tally.other_answers:
+            problems.append(f"{len(tally.other_answers)} unexpected answers")
         errors_logged = (tmp / "django-errors.log").read_text() if (tmp / "django-errors.log").exists() else ""
 
         print(
@@ -646,7 +656,7 @@ def main() -> int:
         rows = [
             ("HTTP POSTs tried", tally.posts),
             ("submissions tried (hands, each with its own client_key)", tally.submissions),
-            ("acknowledged (2xx/3xx)", len(tally.acknowledged)),
+            ("acknowledged (200 'saved.')", len(tally.acknowledged)),
             *figures.items(),
             ("409 'already saved from another device' (then retried)", tally.conflicts),
             ("connection errors (then retried)", tally.connection_errors),

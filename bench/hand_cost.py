@@ -1,17 +1,21 @@
-"""What saving one hand costs the app, next to the load benchmark's baseline
+"""What saving one hand costs the app, next to the benchmarks' baseline
 view (one insert), in one process: no gunicorn, no load generator.
 
 Run:  .venv/bin/python bench/hand_cost.py                  # CPU time
       .venv/bin/python bench/hand_cost.py --instructions   # instructions (valgrind)
 
-On a fresh SQLite database in a temp folder, or on DATABASE_URL if it names
-a PostgreSQL database you may fill (it is migrated). 40 Spades tables, each
-with a device that exchanged its scoring link; every request goes through
-Django's WSGI handler as gunicorn would call it: an htmx POST of the next
-hand (the answer: the next hand's form, the totals, the new row) and the
-baseline POST. Prints the app's CPU time per request of each kind and their
-ratio; hands and baseline requests take turns in blocks, as this machine's
-speed drifts.
+On a fresh SQLite database in a temp folder (removed at the end), or on
+DATABASE_URL if it names a PostgreSQL database you may fill (it is
+migrated). The app runs as in production (bench/environment.py: DEBUG off,
+bench/settings.py for the baseline view). 40 Spades tables, each with a
+device that exchanged its scoring link; every request goes through Django's
+WSGI handler as gunicorn would call it: an htmx POST of the next hand as
+the page sends it (its bids and tricks, the hidden hand number, bidding
+"none" and a one-time client_key; the device's grant cookie and the CSRF
+header), answered "Hand N saved." with the next hand's form, the totals and
+the new row; and the baseline POST /bench/baseline/. Prints the app's CPU
+time per request of each kind and their ratio; hands and baseline requests
+take turns in blocks, as this machine's speed drifts.
 
 ``--instructions`` runs the same under valgrind's callgrind (about 60 times
 slower) and prints instructions per request instead: the same count from
@@ -23,21 +27,22 @@ from __future__ import annotations
 
 import argparse
 import glob
-import io
 import os
 import random
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
+import warnings
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.load import app_settings  # noqa: E402
+from bench.environment import call_wsgi, environment  # noqa: E402
 
 TABLES = 40
 WARM_HANDS = 5  # per table, before measuring: matches of a realistic length, templates compiled
@@ -58,8 +63,17 @@ def main() -> None:
         count_instructions(args.requests or 40)
         return
     workdir = tempfile.mkdtemp(prefix="scorekeeper-hand-cost-")
+    try:
+        measure(args, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, workdir: str) -> None:
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
-    os.environ.update(app_settings(), DJANGO_SETTINGS_MODULE="config.settings")
+    os.environ.update(environment())
+    # No collectstatic here: whitenoise says so once, and no static file is asked for.
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     import django
 
     django.setup()
@@ -98,60 +112,48 @@ def requests():
     from django.http import HttpResponse
     from django.test import RequestFactory
 
-    from scorekeeper import services
-    from scorekeeper.access import GRANT_COOKIE, grant
-    from scorekeeper.models import AccessLink
+    from scorekeeper.access.links import GRANT_COOKIE, grant
+    from scorekeeper.access.services import issue_link
+    from scorekeeper.audit import Actor
+    from scorekeeper.matches.forms import NO_BIDDING
+    from scorekeeper.matches.services import start_match
 
     organiser = get_user_model().objects.create_user(f"bench-organiser-{uuid.uuid4().hex[:8]}")
-    actor = services.Actor(label="organiser", user=organiser)
+    actor = Actor.organiser(organiser)
     tables = []
     for k in range(TABLES):
-        match = services.start_match(
+        match = start_match(
             game="spades", player_names=[f"North {k}", f"South {k}"], options={"target": 10**9}, actor=actor
         )
-        services.issue_link(match_id=match.pk, label=f"table {k + 1}", actor=actor)
+        link, _token = issue_link(match_id=match.pk, label=f"table {k + 1}", actor=actor)
         answer = HttpResponse()
-        grant(RequestFactory().get("/"), answer, AccessLink.objects.get(match=match))
+        grant(RequestFactory().get("/"), answer, link)
         csrf = secrets.token_hex(16)  # a CSRF secret: the cookie and the header
-        cookies = f"{GRANT_COOKIE}={answer.cookies[GRANT_COOKIE].value}; csrftoken={csrf}"
-        tables.append({"match": match.pk, "cookies": cookies, "csrf": csrf, "next": 1})
+        headers = {
+            "HTTP_COOKIE": f"{GRANT_COOKIE}={answer.cookies[GRANT_COOKIE].value}; csrftoken={csrf}",
+            "HTTP_X_CSRFTOKEN": csrf,
+            "HTTP_HX_REQUEST": "true",
+        }
+        tables.append({"match": match.pk, "headers": headers, "next": 1})
     app = WSGIHandler()
     rng = random.Random(1)
     turn = iter(range(10**12))
-
-    def send(path: str, body: bytes, table: dict | None) -> tuple[str, bytes]:
-        environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": path,
-            "SCRIPT_NAME": "",
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "80",
-            "HTTP_HOST": "127.0.0.1",
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.errors": sys.stderr,
-            "CONTENT_LENGTH": str(len(body)),
-            "CONTENT_TYPE": "application/x-www-form-urlencoded",
-        }
-        if table:
-            environ.update(HTTP_COOKIE=table["cookies"], HTTP_X_CSRFTOKEN=table["csrf"], HTTP_HX_REQUEST="true")
-        status = []
-        content = b"".join(app(environ, lambda s, _headers: status.append(s)))
-        return status[0], content
 
     def hand() -> None:
         table = tables[next(turn) % TABLES]
         taken = rng.randint(0, 13)
         form = {"bids_0": rng.randint(1, 7), "bids_1": rng.randint(1, 7), "tricks_0": taken, "tricks_1": 13 - taken}
-        form.update(number=table["next"], client_key=uuid.uuid4().hex)
-        status, content = send(f"/matches/{table['match']}/hands/", urlencode(form).encode(), table)
-        if not status.startswith("200") or b"saved." not in content:
+        # The hidden fields of the entry form: no bids were saved before, so none were in force.
+        form.update(number=table["next"], bidding=NO_BIDDING, client_key=uuid.uuid4().hex)
+        status, _headers, content = call_wsgi(
+            app, "POST", f"/matches/{table['match']}/hands/", body=urlencode(form).encode(), headers=table["headers"]
+        )
+        if not status.startswith("200") or b"saved." not in content or b"already saved" in content:
             raise SystemExit(f"saving a hand answered {status}: {content[:300]!r}")
         table["next"] += 1
 
     def baseline() -> None:
-        status, _content = send("/bench/baseline/", b"", None)
+        status, _headers, _content = call_wsgi(app, "POST", "/bench/baseline/")
         if not status.startswith("204"):
             raise SystemExit(f"the baseline answered {status}")
 

@@ -4,127 +4,230 @@ SQLite database (or DATABASE_URL if set to a PostgreSQL database you may fill).
 Run:  .venv/bin/python bench/standings_page.py
 
 Builds a 20-player (10 tables) and a 1,000-player (500 tables) Spades Swiss
-through the tournament services, finishes half the tables of round 1, then
-prints for each: the SQL queries of the standings page (must be the same at
-both sizes), the server time of a full rebuild (median of several requests,
-each after a change) and of a poll that finds nothing new, next to a baseline
-measured in the same run (a GET of the login page) and the ratio to it.
+through the tournament services and finishes half the tables of round 1.
+Then, for each size, the SQL queries and the server time (median; every
+request through Django's WSGI handler as gunicorn would send it, the app
+in production settings, bench/environment.py) of:
+
+  (a) the full page, the cache empty;
+  (b) the screens' htmx poll after a hand was saved, the cache empty (the
+      generation looked up and the standings worked out and drawn);
+  (c) the poll when the generation is cached but the drawn fragment is not
+      (a worker that answered only 304s since the generation changed, with
+      each process's own cache; or a fragment the cache evicted);
+  (d) the poll answered 304 (If-None-Match: the ETag it shows, unchanged);
+  (d2) the same when the cached generation has expired (looked up again:
+      once per STANDINGS_REFRESH_SECONDS per cache);
+  (e) the poll answered 200 from the cached fragment (a screen whose ETag
+      is old: it was drawn before the last change, or it was the full page);
+
+next to a baseline measured in the same run (GET /login/), with the size of
+the answer. The queries must be the same at both sizes.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-workdir = tempfile.mkdtemp(prefix="scorekeeper-standings-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["STANDINGS_REFRESH_SECONDS"] = "0"  # every request after a change rebuilds
+from bench.environment import call_wsgi, environment  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.conf import settings  # noqa: E402
-
-settings.STANDINGS_BACKGROUND_REFRESH = False  # the request that finds a change does the work: timed here
-
-from django.core import signals  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import close_old_connections, connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-
-from scorekeeper import services, tournaments  # noqa: E402
-from scorekeeper.models import Table  # noqa: E402
-from scorekeeper.services import Actor  # noqa: E402
-
-RUNS = 7
-
-
-def build(players: int, actor: Actor):
-    t = tournaments.create_tournament(
-        name=f"Bench {players}", game="spades", format="swiss", options={"target": 100}, rounds=3, actor=actor
-    )
-    tournaments.register_players(
-        tournament_id=t.pk, text="\n".join(f"P{players}-{i:04d}" for i in range(players)), actor=actor
-    )
-    rnd = tournaments.propose_round(tournament_id=t.pk, actor=actor)
-    tournaments.publish_round(round_id=rnd.pk, actor=actor)
-    tables = list(Table.objects.filter(round=rnd).order_by("number"))
-    for table in tables[: len(tables) // 2]:  # bid 10 take 11 = 101: over the target of 100
-        services.record_hand(match_id=table.match_id, entry={"bids": [10, 2], "tricks": [11, 2]})
-    return t, tables[len(tables) // 2 :]
-
-
-def median_ms(fn, runs: int = RUNS) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+SLOW_RUNS = 7  # requests that work out the standings (each after a change or with the cache emptied)
+FAST_RUNS = 25  # requests answered from the cache
+SIZES = (20, 1000)  # players: 10 and 500 tables of two
 
 
 def main() -> None:
-    setup_test_environment()  # the test client's host name is allowed
-    # As in Django's test runner: keep the connection across requests, so its
-    # query log can be read.
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    call_command("migrate", verbosity=0)
-    from django.contrib.auth import get_user_model
+    workdir = tempfile.mkdtemp(prefix="scorekeeper-standings-")
+    try:
+        os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
+        os.environ.update(environment(), STANDINGS_REFRESH_SECONDS="3600")  # expired here only on purpose
+        import django
 
-    user = get_user_model().objects.create_user("bench", password="unused-bench-password")
-    actor = Actor("bench", user)
-    client = Client()
-    rows = []
-    baseline = median_ms(lambda: client.get("/login/"))
-    for players in (20, 1000):
-        start = time.perf_counter()
-        t, open_tables = build(players, actor)
-        built = time.perf_counter() - start
-        url = f"/tournaments/{t.pk}/standings/"
+        django.setup()
+        from django.core.management import call_command
+        from django.test.utils import override_settings
+
+        call_command("migrate", verbosity=0)
+        # The production static storage (hashed names from a manifest) needs collectstatic: of the app's own files.
+        override_settings(STATIC_ROOT=f"{workdir}/static").enable()
+        call_command("collectstatic", interactive=False, verbosity=0, ignore_patterns=["admin"])
+        run(SIZES)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run(sizes) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connection
+
+    from scorekeeper.audit import Actor
+
+    app = WSGIHandler()
+    actor = Actor.organiser(get_user_model().objects.create_user(f"bench-{uuid.uuid4().hex[:8]}"))
+
+    def get(path: str, **headers) -> tuple[str, dict, bytes, int, tuple[float, float]]:
+        """(status, headers, body, queries, (wall ms, CPU ms)) of one GET."""
         queries = []
 
-        def count(execute, sql, params, many, context, queries=queries):
+        def count(execute, sql, params, many, context):
             queries.append(sql)
             return execute(sql, params, many, context)
 
         with connection.execute_wrapper(count):
-            response = client.get(url)
-        assert response.status_code == 200, response.status_code
-        hands = itertools.cycle(open_tables)
+            start, cpu = time.perf_counter(), time.process_time()
+            status, answer_headers, body = call_wsgi(app, "GET", path, headers=headers)
+            ms = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
+        return status, answer_headers, body, len(queries), ms
 
-        def after_a_change(url=url, hands=hands):
-            table = next(hands)  # a live hand somewhere: the standings must be rebuilt
-            services.record_hand(match_id=table.match_id, entry={"bids": [1, 1], "tricks": [1, 12]})
-            start = time.perf_counter()
-            assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
-            return (time.perf_counter() - start) * 1000
+    def login_page():
+        status, _h, body, queries, ms = get("/login/")
+        assert status.startswith("200"), status
+        return queries, ms, len(body)
 
-        rebuild = statistics.median(after_a_change() for _ in range(RUNS))
-        unchanged = median_ms(lambda url=url: client.get(url, HTTP_HX_REQUEST="true"))
-        rows.append((players // 2, len(queries), rebuild, unchanged, built))
-    print(f"Standings page, {connection.vendor}; baseline GET /login/: {baseline:.1f} ms")
-    print(
-        f"{'tables':>6}  {'queries':>7}  {'rebuild ms':>10}  {'x base':>6}  "
-        f"{'unchanged ms':>12}  {'x base':>6}  setup s"
+    for _ in range(3):
+        login_page()  # templates compiled, connection open
+    baseline = measure(login_page, FAST_RUNS)
+    results = {}
+    for players in sizes:
+        start = time.perf_counter()
+        tournament, open_tables = build(players, actor)
+        built = time.perf_counter() - start
+        results[players // 2] = {**cases(get, tournament, open_tables), "setup s": built}
+    report(connection.vendor, baseline, results)
+
+
+def build(players: int, actor):
+    from scorekeeper.models import Table
+    from scorekeeper.tournaments import services
+
+    t = services.create_tournament(
+        name=f"Bench {players}", game="spades", format="swiss", options={"target": 100}, rounds=3, actor=actor
     )
-    for tables, count, rebuild, unchanged, built in rows:
-        print(
-            f"{tables:>6}  {count:>7}  {rebuild:>10.1f}  {rebuild / baseline:>6.1f}  {unchanged:>12.1f}  "
-            f"{unchanged / baseline:>6.1f}  {built:>7.1f}"
-        )
-    same = rows[0][1] == rows[1][1]
-    print(f"same number of queries at both sizes: {'yes' if same else 'NO'}")
+    services.register_players(
+        tournament_id=t.pk, text="\n".join(f"P{players}-{i:04d}" for i in range(players)), actor=actor
+    )
+    rnd = services.propose_round(tournament_id=t.pk, actor=actor)
+    services.publish_round(round_id=rnd.pk, actor=actor)
+    tables = list(Table.objects.filter(round=rnd).order_by("number"))
+    for table in tables[: len(tables) // 2]:  # bid 10 take 11: 100 and a bag, over the target of 100
+        save_hand(table.match_id, {"bids": [10, 2], "tricks": [11, 2]})
+    return t, tables[len(tables) // 2 :]
+
+
+def save_hand(match_id: int, entry: dict) -> None:
+    from scorekeeper.matches.services import record_hand
+    from scorekeeper.models import Match
+
+    match = Match.objects.get(pk=match_id)
+    record_hand(
+        match_id=match_id,
+        entry=entry,
+        number=match.hands_played + 1,
+        bidding_in_force=match.pending_bidding,
+        client_key=uuid.uuid4().hex,
+    )
+
+
+def cases(get, tournament, open_tables) -> dict:
+    from django.core.cache import cache
+    from django.core.cache.utils import make_template_fragment_key
+
+    from scorekeeper.tournaments.selectors import standings_generation
+
+    url = f"/tournaments/{tournament.pk}/standings/"
+    generation_key = f"tournament-{tournament.pk}-standings-generation"  # as in selectors.standings_generation
+    hands = itertools.cycle(open_tables)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    old_etag = '"an-etag-from-before-the-last-change"'
+
+    def poll(etag: str, expect: str):
+        status, headers, body, queries, ms = get(url, **htmx, HTTP_IF_NONE_MATCH=etag)
+        assert status.startswith(expect), (status, expect)
+        return queries, ms, len(body), headers["ETag"]
+
+    def full_page():
+        cache.clear()
+        status, _h, body, queries, ms = get(url)
+        assert status.startswith("200") and b'id="standings-live"' in body, status
+        return queries, ms, len(body)
+
+    def after_a_change():
+        save_hand(next(hands).match_id, {"bids": [1, 1], "tricks": [1, 12]})  # a live hand somewhere
+        cache.clear()  # as if the generation had expired: it is looked up, and has moved on
+        return poll(old_etag, "200")[:3]
+
+    def fragment_evicted():
+        etag = poll(old_etag, "200")[3]  # generation and fragment cached
+        generation = cache.get(generation_key)
+        fragment_key = make_template_fragment_key("tournament_standings", [tournament.pk, generation])
+        assert generation == standings_generation(tournament.pk) and cache.get(fragment_key) is not None
+        cache.delete(fragment_key)
+        queries, ms, size, again = poll(old_etag, "200")
+        assert again == etag
+        return queries, ms, size
+
+    figures = {
+        "(a) full page, cache empty": measure(full_page, SLOW_RUNS),
+        "(b) poll after a change, cache empty": measure(after_a_change, SLOW_RUNS),
+        "(c) poll, generation cached, fragment not": measure(fragment_evicted, SLOW_RUNS),
+    }
+    etag = poll(old_etag, "200")[3]
+    figures["(d) poll answered 304"] = measure(lambda: poll(etag, "304")[:3], FAST_RUNS)
+
+    def expired_304():
+        assert cache.get(generation_key) is not None
+        cache.delete(generation_key)
+        return poll(etag, "304")[:3]
+
+    figures["(d2) 304, generation looked up again"] = measure(expired_304, FAST_RUNS)
+    figures["(e) poll answered 200 from the cache"] = measure(lambda: poll(old_etag, "200")[:3], FAST_RUNS)
+    return figures
+
+
+def measure(request, runs: int) -> tuple[int, float, float, int]:
+    """(most queries, median wall ms, median CPU ms, size of the last answer in bytes) over ``runs``."""
+    samples = [request() for _ in range(runs)]
+    return (
+        max(q for q, _ms, _b in samples),
+        statistics.median(wall for _q, (wall, _cpu), _b in samples),
+        statistics.median(cpu for _q, (_wall, cpu), _b in samples),
+        samples[-1][2],
+    )
+
+
+def report(vendor: str, baseline: tuple[int, float, float, int], results: dict) -> None:
+    _queries, base_ms, base_cpu, _size = baseline
+    print(
+        f"Standings page, {vendor}; baseline GET /login/: {base_ms:.1f} ms ({base_cpu:.1f} ms of CPU), "
+        f"{baseline[0]} queries"
+    )
+    print(
+        f"server time: median of {SLOW_RUNS} requests that work the standings out, {FAST_RUNS} of the others; "
+        "CPU: this process's (the database server's aside)"
+    )
+    sizes = list(results)
+    for tables in sizes:
+        figures = results[tables]
+        print(f"\n{tables} tables (setup {figures.pop('setup s'):.1f} s)")
+        print(f"  {'':42}  {'queries':>7}  {'ms':>7}  {'x base':>6}  {'CPU ms':>7}  {'x base':>6}  {'kB':>6}")
+        for case, (queries, ms, cpu, size) in figures.items():
+            print(
+                f"  {case:42}  {queries:>7}  {ms:>7.1f}  {ms / base_ms:>6.1f}  {cpu:>7.1f}  {cpu / base_cpu:>6.1f}"
+                f"  {size / 1024:>6.1f}"
+            )
+    same = all(results[sizes[0]][case][0] == results[tables][case][0] for tables in sizes for case in results[sizes[0]])
+    print(f"\nsame number of queries at every size: {'yes' if same else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scorekeeper.tournament import (  # noqa: E402
+from scorekeeper.pairing import (  # noqa: E402
     oh_hell_standings,
     pair_counts,
     pair_swiss_round,

@@ -1,6 +1,8 @@
 """Scorekeeper settings, driven by the environment.
 
 DATABASE_URL  default: SQLite file db.sqlite3 in the project folder
+REDIS_URL     a shared cache for several app servers (default: each
+              process keeps its own, in memory)
 SECRET_KEY    required when DEBUG is off
 DEBUG         "1"/"true" to turn on (default on for local use)
 ALLOWED_HOSTS comma-separated (default: localhost names)
@@ -72,7 +74,7 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_LOCKOUT_TEMPLATE = "lockout.html"
+AXES_LOCKOUT_TEMPLATE = "access/lockout.html"
 AXES_VERBOSE = False
 
 ROOT_URLCONF = "config.urls"
@@ -94,11 +96,6 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-# SQLite is set up for a real server: WAL so readers never block the writer,
-# IMMEDIATE transactions so two writers queue instead of failing on upgrade,
-# a busy timeout so they wait rather than error, and synchronous=FULL so a
-# saved score survives a power cut.
-SQLITE_INIT = "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -107,11 +104,15 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["ENGINE"] = "scorekeeper.sqlite_backend"  # writers queue without polling
+    # SQLite set up for a real server: IMMEDIATE transactions, so a writer
+    # takes the lock at BEGIN and two writers queue instead of failing
+    # half-way; a busy timeout, so they wait rather than error; WAL, so
+    # readers never wait for the writer; synchronous=FULL, so a saved score
+    # survives a power cut.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": SQLITE_INIT,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0 if DEBUG else DATABASES["default"]["CONN_MAX_AGE"]
     # Tests use a real file, not the shared in-memory database: that one has
@@ -120,6 +121,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3")
     }
+else:
+    # No server-side cursors, so a pooler in transaction mode (PgBouncer)
+    # can sit in front; Django prepares no statements either.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -176,28 +181,30 @@ if not DEBUG:
     if env_bool("BEHIND_HTTPS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Public standings are polled by every screen in the room: rebuild them at
-# most this often (they are always rebuilt after a change, once this passed).
+# The standings are looked at in the database at most this often per cache
+# (every screen in the room polls them); a poll after a change shows it
+# within this time.
 STANDINGS_REFRESH_SECONDS = float(os.environ.get("STANDINGS_REFRESH_SECONDS", "3"))
-# ... on a background thread, so that no screen's poll waits for it.
-STANDINGS_BACKGROUND_REFRESH = True
 
-# The standings worked out by one server process are shared with the others
-# through this cache (files beside the project by default; any Django cache
-# backend will do), so that one process does that work for all of them.
+# One cache for what is worth keeping between requests: the standings'
+# generation and their drawn HTML. Each process keeps its own in memory,
+# or with REDIS_URL every app server shares one. Keys carry the database,
+# so one database's tournament 1 never shows for another's.
 _DATABASE = DATABASES["default"]
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "standings": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("STANDINGS_CACHE_DIR", str(BASE_DIR / ".cache" / "standings")),
-        # One database's standings never show for another's tournament 1.
-        "KEY_PREFIX": hashlib.sha256(
-            f"{_DATABASE['ENGINE']}|{_DATABASE.get('HOST')}|{_DATABASE.get('PORT')}|{_DATABASE['NAME']}".encode()
-        ).hexdigest()[:16],
-        "TIMEOUT": 3600,
-    },
-}
+_KEY_PREFIX = hashlib.sha256(
+    f"{_DATABASE['ENGINE']}|{_DATABASE.get('HOST')}|{_DATABASE.get('PORT')}|{_DATABASE['NAME']}".encode()
+).hexdigest()[:12]
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": _KEY_PREFIX,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": _KEY_PREFIX}}
 
 # Keep data uploads small: no form of ours needs more.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

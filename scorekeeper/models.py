@@ -1,5 +1,6 @@
 """Tables and constraints. No game rules here: scores come from
-scorekeeper.scoring, and every write goes through scorekeeper.services."""
+scorekeeper.scoring, and every write goes through a room's services
+(scorekeeper.matches.services, scorekeeper.tournaments.services, ...)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from django.utils.translation import gettext_lazy as _
 
 from .scoring import GAMES
 
-GAME_CHOICES = [(game_id, game.spec.name) for game_id, game in GAMES.items()]
 NAME_MAX_LENGTH = 40
+GAME_ID_MAX_LENGTH = 20
+
+
+def game_name(game_id: str) -> str:
+    """The game's name as its module gives it. The game field has no
+    ``choices``: the registry is the one list of games (a fifth game needs
+    no migration), and the services check a new match's game against it."""
+    game = GAMES.get(game_id)
+    return game.spec.name if game else game_id
 
 
 def name_key(name: str) -> str:
@@ -37,20 +46,13 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
-def could_be_id(value: int) -> bool:
-    """Could ``value`` be a primary key? SQL written by hand must ask: the
-    database refuses larger numbers with an error, where a queryset finds
-    nothing."""
-    return 0 < value < 2**63
-
-
 class Match(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")
         FINISHED = "finished", _("Finished")
         ABANDONED = "abandoned", _("Abandoned")
 
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=GAME_ID_MAX_LENGTH)
     options = models.JSONField(_("options"), default=dict, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     # Caches of the engine's result, for fast lists; the hands are the truth.
@@ -87,7 +89,11 @@ class Match(models.Model):
         indexes = [models.Index(fields=["status", "-updated_at"], name="match_status_recent")]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk}"
+        return f"{self.game_name} #{self.pk}"
+
+    @property
+    def game_name(self) -> str:
+        return game_name(self.game)
 
     def get_absolute_url(self) -> str:
         return reverse("match", args=[self.pk])
@@ -197,7 +203,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("Round robin")
         DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
         SWISS = "swiss", _("Swiss")
-        SEATED = "seated", _("Seated rounds (Oh Hell)")
+        SEATED = "seated", _("Seated rounds (tables of 3 or more)")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
@@ -205,12 +211,14 @@ class Tournament(models.Model):
         FINISHED = "finished", _("Finished")
 
     name = models.CharField(_("name"), max_length=100)
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=GAME_ID_MAX_LENGTH)
     options = models.JSONField(_("game options"), default=dict, blank=True)
     format = models.CharField(max_length=20, choices=Format.choices)
     planned_rounds = models.PositiveSmallIntegerField(_("number of rounds"))
     round_minutes = models.PositiveSmallIntegerField(_("round time limit (minutes)"), null=True, blank=True)
-    table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4, help_text="Oh Hell: 3 to 7")
+    table_size = models.PositiveSmallIntegerField(
+        _("preferred table size"), default=4, help_text="Seated rounds: 3 to 7"
+    )
     seed = models.PositiveIntegerField(default=0, help_text="Makes random seating reproducible")
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     is_public = models.BooleanField(_("public standings"), default=True)
@@ -230,6 +238,10 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.pk])
+
+    @property
+    def game_name(self) -> str:
+        return game_name(self.game)
 
 
 class Entrant(models.Model):

@@ -1,14 +1,41 @@
-import os
+"""The app's URLs, one list per room. Ids use the ``id`` converter
+(``converters``): at most 18 digits, so every id fits the database."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, re_path
 
-from .auth_forms import LoginForm
-from .views import access, matches
-from .views import tournaments as tournament_views
+from . import converters  # noqa: F401 - registers <id:...>
+from .access import views as access
+from .access.login_form import LoginForm
+from .matches.views import corrections, lifecycle, sheet
+from .players import views as players
+from .tournaments.views import organiser, public
 
 urlpatterns = [
-    path("", matches.home, name="home"),
+    path("", lifecycle.home, name="home"),
+    path("matches/new/", lifecycle.new_match, name="new_match"),
+    path("matches/<id:match_id>/", sheet.match_sheet, name="match"),
+    path("matches/<id:match_id>/changed/", sheet.match_changed, name="match_changed"),
+    path("matches/<id:match_id>/bids/", sheet.save_bids, name="save_bids"),
+    path("matches/<id:match_id>/bids/clear/", sheet.clear_bids, name="clear_bids"),
+    path("matches/<id:match_id>/hands/", sheet.record_hand, name="record_hand"),
+    path("matches/<id:match_id>/preview/", sheet.preview, name="preview"),
+    path("matches/<id:match_id>/hands/<id:number>/edit/", corrections.edit_hand, name="edit_hand"),
+    path("matches/<id:match_id>/undo/", corrections.undo_hand, name="undo_hand"),
+    path("matches/<id:match_id>/history/", corrections.history, name="history"),
+    re_path(
+        r"^matches/(?P<match_id>[0-9]{1,18})/(?P<action>abandon|reopen|again)/$",
+        lifecycle.match_action,
+        name="match_action",
+    ),
+]
+
+urlpatterns += [
+    path("players/", players.players, name="players"),
+    path("players/<id:player_id>/rename/", players.rename_player, name="rename_player"),
+]
+
+urlpatterns += [
     path("setup/", access.setup, name="setup"),
     path(
         "login/",
@@ -17,50 +44,27 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("l/<str:token>/", access.open_link, name="open_link"),
-    path("players/", matches.players, name="players"),
-    path("players/<int:player_id>/rename/", matches.rename_player, name="rename_player"),
-    path("matches/new/", matches.new_match, name="new_match"),
-    path("matches/<int:match_id>/", matches.match_sheet, name="match"),
-    path("matches/<int:match_id>/changed/", matches.match_changed, name="match_changed"),
-    path("matches/<int:match_id>/bids/", matches.save_bids, name="save_bids"),
-    path("matches/<int:match_id>/bids/clear/", matches.clear_bids, name="clear_bids"),
-    path("matches/<int:match_id>/hands/", matches.record_hand, name="record_hand"),
-    path("matches/<int:match_id>/preview/", matches.preview, name="preview"),
-    path("matches/<int:match_id>/hands/<int:number>/edit/", matches.edit_hand, name="edit_hand"),
-    path("matches/<int:match_id>/undo/", matches.undo_hand, name="undo_hand"),
-    path("matches/<int:match_id>/share/", access.share, name="share"),
-    path("matches/<int:match_id>/share/<int:link_id>/revoke/", access.revoke, name="revoke_link"),
-    path("matches/<int:match_id>/history/", access.history, name="history"),
-    path("matches/<int:match_id>/co-organisers/", access.add_co_organiser, name="add_co_organiser"),
-    path("matches/<int:match_id>/<slug:action>/", matches.match_action, name="match_action"),
+    path("matches/<id:match_id>/share/", access.share, name="share"),
+    path("matches/<id:match_id>/share/<id:link_id>/revoke/", access.revoke, name="revoke_link"),
+    path("matches/<id:match_id>/co-organisers/", access.add_co_organiser, name="add_co_organiser"),
 ]
 
-# ---------------------------------------------------------------- tournaments
 urlpatterns += [
-    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
-    path("tournaments/new/", tournament_views.new_tournament, name="new_tournament"),
-    path("tournaments/<int:pk>/", tournament_views.dashboard, name="tournament"),
-    path("tournaments/<int:pk>/players/", tournament_views.register, name="tournament_register"),
-    path("tournaments/<int:pk>/players/<int:entrant_id>/drop/", tournament_views.drop, name="tournament_drop"),
-    path("tournaments/<int:pk>/rounds/start/", tournament_views.start_round, name="tournament_start_round"),
-    path("tournaments/<int:pk>/rounds/<int:round_id>/", tournament_views.round_review, name="tournament_round"),
-    path("tournaments/<int:pk>/rounds/<int:round_id>/swap/", tournament_views.swap, name="tournament_swap"),
-    path("tournaments/<int:pk>/rounds/<int:round_id>/publish/", tournament_views.publish, name="tournament_publish"),
-    path(
-        "tournaments/<int:pk>/rounds/<int:round_id>/links/", tournament_views.round_links, name="tournament_round_links"
-    ),
-    path("tournaments/<int:pk>/cards/", tournament_views.table_cards, name="tournament_cards"),
-    path("tournaments/<int:pk>/tables/<int:table_id>/link/", tournament_views.table_link, name="tournament_table_link"),
-    path("tournaments/<int:pk>/tables/<int:table_id>/end/", tournament_views.end_table, name="tournament_end_table"),
-    path("tournaments/<int:pk>/standings/", tournament_views.standings_page, name="tournament_standings"),
-    path("tournaments/<int:pk>/standings.csv", tournament_views.standings_csv, name="tournament_standings_csv"),
-    path("tournaments/<int:pk>/results.csv", tournament_views.results_csv, name="tournament_results_csv"),
-    path("tournaments/<int:pk>/pairings/", tournament_views.pairings, name="tournament_pairings"),
+    path("tournaments/", organiser.tournament_list, name="tournaments"),
+    path("tournaments/new/", organiser.new_tournament, name="new_tournament"),
+    path("tournaments/<id:pk>/", organiser.dashboard, name="tournament"),
+    path("tournaments/<id:pk>/players/", organiser.register, name="tournament_register"),
+    path("tournaments/<id:pk>/players/<id:entrant_id>/drop/", organiser.drop, name="tournament_drop"),
+    path("tournaments/<id:pk>/rounds/start/", organiser.start_round, name="tournament_start_round"),
+    path("tournaments/<id:pk>/rounds/<id:round_id>/", organiser.round_review, name="tournament_round"),
+    path("tournaments/<id:pk>/rounds/<id:round_id>/swap/", organiser.swap, name="tournament_swap"),
+    path("tournaments/<id:pk>/rounds/<id:round_id>/publish/", organiser.publish, name="tournament_publish"),
+    path("tournaments/<id:pk>/rounds/<id:round_id>/links/", organiser.round_links, name="tournament_round_links"),
+    path("tournaments/<id:pk>/cards/", organiser.table_cards, name="tournament_cards"),
+    path("tournaments/<id:pk>/tables/<id:table_id>/link/", organiser.table_link, name="tournament_table_link"),
+    path("tournaments/<id:pk>/tables/<id:table_id>/end/", organiser.end_table, name="tournament_end_table"),
+    path("tournaments/<id:pk>/standings/", public.standings_page, name="tournament_standings"),
+    path("tournaments/<id:pk>/standings.csv", public.standings_csv, name="tournament_standings_csv"),
+    path("tournaments/<id:pk>/results.csv", public.results_csv, name="tournament_results_csv"),
+    path("tournaments/<id:pk>/pairings/", public.pairings, name="tournament_pairings"),
 ]
-
-# ------------------------------------------------------- benchmark baseline
-# Only for bench/load.py: never registered unless the environment asks for it.
-if os.environ.get("SCOREKEEPER_BENCH_BASELINE") == "1":
-    from .views import baseline as baseline_views
-
-    urlpatterns += [path("bench/baseline/", baseline_views.baseline, name="bench_baseline")]

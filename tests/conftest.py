@@ -1,24 +1,26 @@
-"""Shared fixtures for the app tests (models, services, views).
+"""Shared fixtures and helpers for the app tests (models, services, views).
 
-Matches are always built through scorekeeper.services, the way the app
-builds them, so the cached totals and versions are real. Every expected
-score in the tests is worked out from /work/shared/RULES.md, never copied
-from the engine's output.
+Matches are always built through the services, the way the app builds
+them, so the cached totals and versions are real. Every expected score in
+the tests is worked out from /work/shared/RULES.md, never copied from the
+engine's output.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import uuid
 from html.parser import HTMLParser
 
 import pytest
-from django.core.cache import caches
+from django.core.cache import cache
 from django.db import connection
 
-from scorekeeper import services
+from scorekeeper.audit import SYSTEM, Actor
+from scorekeeper.matches import services
+from scorekeeper.matches.forms import bidding_stamp
 from scorekeeper.models import AuditEvent, Hand, Match
-from scorekeeper.views.tournaments import _REBUILDING, _STANDINGS_MEMO
 
 ON_SQLITE = connection.vendor == "sqlite"
 ON_POSTGRES = connection.vendor == "postgresql"
@@ -104,16 +106,96 @@ def make_match(db):
     fresh Match started (owned by ``owner``) and played through the services."""
 
     def _make(game: str = "spades", names=None, options=None, hands=(), owner=None) -> Match:
-        actor = services.Actor(label=f"organiser {owner.get_username()}", user=owner) if owner else services.SYSTEM
+        actor = Actor.organiser(owner) if owner else SYSTEM
         match = services.start_match(
             game=game, player_names=list(names or DEFAULT_NAMES[game]), options=options, actor=actor
         )
         for entry in hands:
-            services.record_hand(match_id=match.pk, entry=entry)
+            play(match, entry)
         match.refresh_from_db()
         return match
 
     return _make
+
+
+# --------------------------------------------------------- people at the table
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    # No password: hashing one costs more time than a whole test.
+    return django_user_model.objects.create_user(username="olga")
+
+
+@pytest.fixture
+def web(client, organiser):
+    """A logged-in organiser's browser."""
+    client.force_login(organiser, backend=MODEL_BACKEND)
+    return client
+
+
+@pytest.fixture
+def owned(make_match, organiser):
+    """owned(game, **kwargs): a match the logged-in organiser owns."""
+
+    def _make(game, **kwargs):
+        return make_match(game, owner=organiser, **kwargs)
+
+    return _make
+
+
+# ---------------------------------------------- writes, as a current page sends them
+
+
+def play(match: Match, entry: dict, *, key: str | None = None, actor: Actor = SYSTEM) -> services.HandSaved:
+    """Record the next hand from a page that shows the match as it is: the
+    next hand's number and the bids in force."""
+    now = Match.objects.get(pk=match.pk)
+    return services.record_hand(
+        match_id=match.pk,
+        entry=entry,
+        number=now.hands_played + 1,
+        bidding_in_force=now.pending_bidding,
+        client_key=key or uuid.uuid4().hex,
+        actor=actor,
+    )
+
+
+def bid(match: Match, bidding: dict, *, actor: Actor = SYSTEM) -> Match:
+    """Save the bids (or contract) of the next hand from a current page."""
+    now = Match.objects.get(pk=match.pk)
+    return services.save_bidding(
+        match_id=match.pk,
+        bidding=bidding,
+        number=now.hands_played + 1,
+        bidding_in_force=now.pending_bidding,
+        actor=actor,
+    )
+
+
+def edit(match: Match, number: int, entry: dict, *, actor: Actor = SYSTEM) -> Match:
+    version = Match.objects.get(pk=match.pk).version
+    return services.edit_hand(match_id=match.pk, number=number, entry=entry, version=version, actor=actor)
+
+
+def undo(match: Match, *, actor: Actor = SYSTEM) -> Match:
+    version = Match.objects.get(pk=match.pk).version
+    return services.undo_last_hand(match_id=match.pk, version=version, actor=actor)
+
+
+def basis(match: Match, **changes) -> dict[str, str]:
+    """The hidden fields of the entry form of a page drawn now (what a
+    write from it says it was based on), for posting through the client."""
+    now = Match.objects.get(pk=match.pk)
+    fields = {
+        "number": str(now.hands_played + 1),
+        "bidding": bidding_stamp(now.pending_bidding),
+        "client_key": uuid.uuid4().hex,
+    }
+    return {**fields, **changes}
 
 
 # ------------------------------------------------------------------ helpers
@@ -205,6 +287,7 @@ class _FormReader(HTMLParser):
 
 
 def form_values(page: str, form_id: str) -> dict[str, str]:
+    """``page``: the HTML as sent (not unescaped: hidden values hold quotes)."""
     reader = _FormReader(form_id)
     reader.feed(page)
     assert reader.values, f"no form #{form_id} on the page"
@@ -213,19 +296,10 @@ def form_values(page: str, form_id: str) -> dict[str, str]:
 
 @pytest.fixture(autouse=True)
 def _standings_always_fresh(settings):
-    """In production polled standings are rebuilt at most every few seconds;
-    tests look right after a change."""
+    """In production the standings are looked at every few seconds at most;
+    tests look right after a change. Each test starts with an empty cache
+    (ids repeat across tests)."""
     settings.STANDINGS_REFRESH_SECONDS = 0
-    settings.STANDINGS_BACKGROUND_REFRESH = False
-    # Each test starts with no standings worked out: ids repeat across tests.
-    settings.CACHES = {
-        **settings.CACHES,
-        "standings": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "standings-tests"},
-    }
-    caches["standings"].clear()
-    _STANDINGS_MEMO.clear()
+    cache.clear()
     yield
-    # A background refresh a test started may still be reading: the database's
-    # teardown (TRUNCATE on PostgreSQL) would deadlock with it.
-    for rebuilding in list(_REBUILDING.values()):
-        rebuilding.join(timeout=10)
+    cache.clear()

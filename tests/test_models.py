@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from scorekeeper import services
+from scorekeeper.errors import ServiceError
+from scorekeeper.matches.services import start_match
 from scorekeeper.models import Hand, Match, Player, Seat
+from scorekeeper.players.services import add_player, get_or_create_player
 
 from .conftest import D4, O1, PASSED_OUT, S1, S2, S3, contract, spades_hand
 
@@ -165,6 +167,16 @@ def test_new_match_defaults(make_match):
 
 
 def test_get_or_create_player_reuses_a_player_whatever_the_case():
-    ann = services.add_player(name="Ann")
-    assert services.get_or_create_player("  aNN ") == ann
+    ann = add_player(name="Ann")
+    assert get_or_create_player("  aNN ") == ann
     assert Player.objects.count() == 1
+
+
+def test_the_game_of_a_match_is_checked_against_the_registry_not_the_table():
+    """The game column takes any id (a fifth game needs no migration); a new
+    match of a game that is not registered is refused and nothing is stored."""
+    field = Match._meta.get_field("game")
+    assert not field.choices
+    with pytest.raises(ServiceError, match="Choose one of the games"):
+        start_match(game="poker", player_names=["Ann", "Bob"], options=None)
+    assert (Match.objects.count(), Player.objects.count(), Seat.objects.count()) == (0, 0, 0)

@@ -1,18 +1,13 @@
-"""Small display helpers for the score sheet templates. No rules here."""
-
-from functools import lru_cache
+"""Small display helpers for the score sheet templates, driven by each
+game's spec. No rules here, and no game's name: a game's own display is in
+its template (templates/games/<id>.html)."""
 
 from django import template
-from django.urls import get_script_prefix, reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from scorekeeper.scoring.drawbridge import STRAINS, SYMBOLS
-
 register = template.Library()
-
-STRAIN_LABELS = dict(STRAINS)  # "♣ clubs", ..., "no trump": the engine's own words
 
 
 @register.filter
@@ -52,18 +47,6 @@ def signed(number):
     except (TypeError, ValueError):
         return number
     return f"+{number}" if number > 0 else str(number)  # a plain minus, as in the totals
-
-
-@register.filter
-def suit(strain):
-    return SYMBOLS.get(strain, strain)
-
-
-@register.filter
-def suit_words(strain):
-    """For screen readers: "clubs" for ♣ (the strain's label without its symbol)."""
-    label = STRAIN_LABELS.get(strain, strain)
-    return label.removeprefix(SYMBOLS.get(strain, "") + " ")
 
 
 @register.simple_tag
@@ -137,25 +120,14 @@ _STEPPER = """<div class="stepper{has_error}">
 </div>"""
 
 
-@lru_cache(maxsize=256)
-def _options(choices: tuple) -> tuple[tuple[str, str, str], ...]:
-    """(value, '<option value="…"', '>label</option>') of each choice, escaped
-    once: a game has a handful of choice lists, drawn on every saved hand."""
-    return tuple(
-        (str(value), f'<option value="{escape(value)}"', f">{escape(text)}</option>") for value, text in choices
-    )
-
-
 @register.simple_tag
 def stepper(input, label, choices, current=None, error=None, auto=False):
     """{% stepper "bids_0" "Ann" choices current error %}: one number input.
-    Built in Python, not included: the answer to every saved hand draws
-    four or more, and the template was the slowest part of it. ``auto``:
-    app.js fills it in as the rest of its fieldset's total."""
+    ``auto``: app.js fills it in as the rest of its fieldset's total."""
     current = "" if current is None else str(current)
     options = "".join(
-        f"{start} selected{end}" if value == current else f"{start}{end}"
-        for value, start, end in _options(tuple(choices))
+        f'<option value="{escape(value)}"{" selected" if str(value) == current else ""}>{escape(text)}</option>'
+        for value, text in choices
     )
     name = escape(input)
     return mark_safe(
@@ -183,33 +155,3 @@ def seat_steppers(field, seats, names, choices, values, errors, fill_last=False)
         auto = fill_last and i == len(seats) - 1
         steppers.append(stepper(name, names[seat], choices, values.get(name), errors.get(name), auto=auto))
     return mark_safe("\n".join(steppers))
-
-
-_ID_MARK = 987_654_320  # an id no URL holds by chance; one per argument: _ID_MARK + i
-
-
-@register.simple_tag
-def match_url(name, *ids):
-    """{% match_url "record_hand" sheet.match.pk %}: what {% url %} gives,
-    for the score sheet's links, which take ids only. The answer to every
-    saved hand links five of them, and reverse() cost 0.1 ms a call on the
-    benchmark machine: each name is reversed once, with marks where the ids
-    go, and the ids are put in their place."""
-    parts = _url_parts(name, len(ids), get_script_prefix())
-    url = parts[0]
-    for part, id_ in zip(parts[1:], ids, strict=True):
-        url += f"{int(id_)}{part}"
-    return url
-
-
-@lru_cache(maxsize=128)
-def _url_parts(name: str, count: int, script_prefix: str) -> tuple[str, ...]:
-    """reverse(name) split where its ``count`` id arguments go."""
-    rest = reverse(name, args=[_ID_MARK + i for i in range(count)])
-    parts = []
-    for i in range(count):
-        before, mark, rest = rest.partition(str(_ID_MARK + i))
-        if not mark:
-            raise ValueError(f"{name}: argument {i} is not in its URL")
-        parts.append(before)
-    return (*parts, rest)

@@ -73,7 +73,10 @@
     banner("No connection: nothing was saved. Your entry is still in the form; tap Save again when you are back online.");
   });
   document.addEventListener("htmx:responseError", function (event) {
-    banner("The server could not save this (error " + event.detail.xhr.status + "). Your entry is still in the form; try again.");
+    var xhr = event.detail.xhr;
+    // A refusal in words (400: the form was out of date) is shown as it is.
+    var words = (xhr.getResponseHeader("Content-Type") || "").indexOf("text/plain") === 0 ? xhr.responseText : "";
+    banner(words || "The server could not save this (error " + xhr.status + "). Your entry is still in the form; try again.");
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful) banner("");

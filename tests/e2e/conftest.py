@@ -26,6 +26,10 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 import pytest  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 
+from scorekeeper.audit import SYSTEM, Actor  # noqa: E402
+
+from ..conftest import bid, play  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -220,15 +224,16 @@ class App:
 
     @staticmethod
     def make_match(game: str, names: list[str], options: dict | None = None, hands=(), owner=None, pending=None):
-        """A match built through the services, as the app builds it."""
-        from scorekeeper import services
+        """A match built through the services, as the app builds it (each
+        write from a page that shows the match as it is)."""
+        from scorekeeper.matches import services
 
-        actor = services.Actor(label=f"organiser {owner.get_username()}", user=owner) if owner else services.SYSTEM
+        actor = Actor.organiser(owner) if owner else SYSTEM
         match = services.start_match(game=game, player_names=list(names), options=options or {}, actor=actor)
         for entry in hands:
-            services.record_hand(match_id=match.pk, entry=entry, actor=actor)
+            play(match, entry, actor=actor)
         if pending is not None:
-            services.save_bidding(match_id=match.pk, bidding=pending, expected_number=len(hands) + 1, actor=actor)
+            bid(match, pending, actor=actor)
         match.refresh_from_db()
         return match
 
@@ -354,6 +359,23 @@ class App:
         expect(banner.get_by_role("heading", level=2)).to_have_text(re.compile(rf"^\s*{words}\s*$"))
         expect(banner).to_contain_text(f"after {hands} hands")
         expect(self.page.locator("#entry-form")).to_have_count(0)
+
+
+def new_device(new_context, live_server, size: str = "phone") -> App:
+    """Another device at the table: its own browser context (cookies), not logged in."""
+    context = new_context(base_url=live_server.url, **SIZES[size])
+    context.set_default_timeout(10_000)
+    return App(context.new_page(), live_server, touch=bool(SIZES[size].get("has_touch")))
+
+
+def claim_link(dev: App, token: str) -> int:
+    """Open a scoring link on ``dev``, say yes, and land on the match's sheet."""
+    page = dev.page
+    page.goto(f"/l/{token}/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Score this match on this device?")
+    dev.press("Yes, score on this device")
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    return int(re.search(r"/matches/(\d+)/", page.url).group(1))
 
 
 @pytest.fixture
@@ -504,9 +526,7 @@ def open_screens(app: App, group: str):
         expect(page.locator("#entry details.more")).to_have_attribute("open", "")
     yield f"sheet-{game}-bidding", True
     if game != "sixtysix":
-        from scorekeeper import services
-
-        services.save_bidding(match_id=match.pk, bidding=bidding, expected_number=len(hands) + 1)
+        bid(match, bidding)
         page.goto(f"/matches/{match.pk}/")
         expect(page.locator("#entry .bids-in-play")).to_be_visible()
         for name, value in AFTER_PLAY[game]:
@@ -533,7 +553,7 @@ def open_screens(app: App, group: str):
 def tournament_screens(app: App):
     """The organiser's and the room's tournament pages: a Swiss Spades event
     of 9 (one bye), round 1 played at one table, round 2 not yet proposed."""
-    from scorekeeper import services, tournaments
+    from scorekeeper.tournaments import services as tournaments
 
     page = app.page
     user = app.make_organiser()
@@ -544,7 +564,7 @@ def tournament_screens(app: App):
     page.goto("/tournaments/new/?game=spades")
     expect(page.locator("form input[name=name]")).to_be_visible()
     yield "tournament-new-spades", True
-    actor = services.Actor(label=f"organiser {user.get_username()}", user=user)
+    actor = Actor.organiser(user)
     t = tournaments.create_tournament(
         name="Club night", game="spades", format="swiss", options={"target": 200}, rounds=3, actor=actor
     )
@@ -556,7 +576,7 @@ def tournament_screens(app: App):
     tokens = tournaments.publish_round(round_id=rnd.pk, actor=actor)
     first_table = min(tokens)
     match_id = rnd.tables.get(pk=first_table).match_id
-    services.record_hand(match_id=match_id, entry={"bids": [4, 5], "tricks": [6, 7]}, actor=actor)
+    play(app.match(match_id), {"bids": [4, 5], "tricks": [6, 7]}, actor=actor)
     rows, banner = page.locator("#standings-body tr"), page.locator(".table-banner")
     screens = [  # (name, address, what shows that it has loaded)
         ("list", "/tournaments/", lambda: expect(page.get_by_role("link", name="Club night")).to_be_visible()),

@@ -1,6 +1,7 @@
 """Every main screen, at phone and tablet size:
 
-* a screenshot for people to look at (under SCREENSHOT_DIR);
+* a screenshot for people to look at (under SCREENSHOT_DIR); the score
+  sheets also in the dark colour scheme (<name>-dark--<size>.png);
 * the layout rules of UX.md a machine can check: the page never scrolls
   sideways, the entry form never does, the history table does not for 2-4
   players, and what a thumb presses on the score sheet is at least 44 px;
@@ -8,8 +9,8 @@
   (all impacts) is printed and recorded in axe-results.jsonl.
 
 All screens of a group are checked before the test fails, so one run shows
-every problem. Known breaks of the layout rules have their own xfail tests in
-test_bugs.py and are left out here, so that this test still guards the rest."""
+every problem. Layout rules that have a regression test of their own in
+test_bugs.py are left out here, so that this test still guards the rest."""
 
 from __future__ import annotations
 
@@ -63,4 +64,10 @@ def test_main_screens(app, shot, axe_check, size, group):
             problems.append(f"{name}: tap targets under 44px: {', '.join(layout['small'])}")
         if run_axe:
             problems += [f"{name}: axe {line}" for line in axe_check(name)]
+        if name.startswith("sheet-"):  # the score sheet in the dark too (prefers-color-scheme: dark)
+            app.page.emulate_media(color_scheme="dark")
+            shot(f"{name}-dark")
+            if run_axe:
+                problems += [f"{name}-dark: axe {line}" for line in axe_check(f"{name}-dark")]
+            app.page.emulate_media(color_scheme="light")
     assert not problems, "\n".join(problems)

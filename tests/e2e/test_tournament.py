@@ -13,19 +13,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SIZES, App
+from .conftest import App, new_device
 
 pytestmark = pytest.mark.e2e
 
 NAMES9 = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 TOURNAMENT = "Friday Oh Hell"
-
-
-def device(new_context, live_server) -> App:
-    """A fresh phone that is not logged in (its own cookies)."""
-    context = new_context(base_url=live_server.url, **SIZES["phone"])
-    context.set_default_timeout(10_000)
-    return App(context.new_page(), live_server, touch=True)
 
 
 def claim_table(dev: App, url: str, names: list[str]) -> int:
@@ -112,7 +105,7 @@ def test_oh_hell_tournament_live(app, new_context, live_server):
     assert len({t["url"] for t in tables}) == table_count
 
     # ---- a spectator opens the public standings before anything is saved
-    spectator = device(new_context, live_server).page
+    spectator = new_device(new_context, live_server).page
     spectator.goto(f"/tournaments/{tournament_id}/standings/")
     expect(spectator.get_by_role("heading", level=1)).to_contain_text(TOURNAMENT)
     live = spectator.locator("#live-tables li")
@@ -126,7 +119,7 @@ def test_oh_hell_tournament_live(app, new_context, live_server):
         expect(live_seats(number)).to_have_text([f"{name} 0" for name in table["names"]])
 
     # ---- two table devices claim tables 1 and 2
-    dev2, dev3 = device(new_context, live_server), device(new_context, live_server)
+    dev2, dev3 = new_device(new_context, live_server), new_device(new_context, live_server)
     t1, t2 = tables[0], tables[1]
     match1 = claim_table(dev2, t1["url"], t1["names"])
     match2 = claim_table(dev3, t2["url"], t2["names"])
@@ -179,7 +172,8 @@ def test_oh_hell_tournament_live(app, new_context, live_server):
     # ---- nor may it score the other table: POST a hand to table 2's match
     dev2.page.goto(f"/matches/{match1}/")
     token = dev2.page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
-    form = {"csrfmiddlewaretoken": token, "number": "2"}
+    # A complete form, as table 2's own sheet would send it (hand 2, no bids in force).
+    form = {"csrfmiddlewaretoken": token, "number": "2", "bidding": "none", "client_key": "a-key-of-table-1"}
     for seat in range(len(t2["names"])):
         form[f"bids_{seat}"] = "0"
         form[f"tricks_{seat}"] = "1" if seat == 1 else "0"

@@ -3,8 +3,8 @@ progress and one finished, so a newcomer sees a realistic app at once."""
 
 from django.core.management.base import BaseCommand
 
-from scorekeeper import services
-from scorekeeper.services import Actor
+from scorekeeper.audit import Actor
+from scorekeeper.matches import services
 
 DEMO = Actor(label="demo data")
 
@@ -88,7 +88,14 @@ class Command(BaseCommand):
                 if hands is None:
                     continue
                 match = services.start_match(game=game, player_names=names, options=opts, actor=DEMO)
-                for hand in hands:
-                    services.record_hand(match_id=match.pk, entry=hand, actor=DEMO)
+                for number, hand in enumerate(hands, start=1):
+                    services.record_hand(
+                        match_id=match.pk,
+                        entry=hand,
+                        number=number,
+                        bidding_in_force=None,
+                        client_key=f"demo-{match.pk}-{number}",
+                        actor=DEMO,
+                    )
                 created += 1
         self.stdout.write(self.style.SUCCESS(f"Created {created} demo matches. Open http://127.0.0.1:8000/"))

@@ -1,0 +1,75 @@
+"""The checks in front of every write view: 404 for no such match or
+tournament, 403 (and nothing changed) for someone without the right."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from ..audit import Actor
+from ..models import Match, Tournament
+from .permissions import is_organiser_of, is_tournament_organiser, scorer
+
+FORBIDDEN = 403
+
+
+def refuse(request, message: str | None = None):
+    message = message or _("This device may not change this match. Ask the organiser for its scoring link.")
+    return render(request, "access/forbidden.html", {"message": message}, status=FORBIDDEN)
+
+
+def scorer_required(view):
+    """For views that change a match's hands: passes the match and the
+    ``actor`` (an organiser of the match or a device with its link)."""
+
+    @wraps(view)
+    def wrapper(request, match_id, *args, **kwargs):
+        match = get_object_or_404(Match, pk=match_id)
+        actor = scorer(request, match)
+        if actor is None:
+            return refuse(request)
+        return view(request, match, *args, actor=actor, **kwargs)
+
+    return wrapper
+
+
+def organiser_required(view):
+    """For views that manage a match (abandon, links, history)."""
+
+    @wraps(view)
+    def wrapper(request, match_id, *args, **kwargs):
+        match = get_object_or_404(Match, pk=match_id)
+        if not is_organiser_of(request.user, match):
+            return refuse(request, _("Only the match's organisers can do this."))
+        return view(request, match, *args, actor=Actor.organiser(request.user), **kwargs)
+
+    return wrapper
+
+
+def tournament_organiser_required(view):
+    """Loads the tournament (``pk``) and refuses anyone but its organisers."""
+
+    @wraps(view)
+    def wrapper(request, pk, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not is_tournament_organiser(request.user, tournament):
+            return refuse(request, _("Only the tournament's organisers can do this."))
+        return view(request, tournament, *args, actor=Actor.organiser(request.user), **kwargs)
+
+    return wrapper
+
+
+def public_or_organiser(view):
+    """Public pages of a public tournament; organisers only otherwise."""
+
+    @wraps(view)
+    def wrapper(request, pk, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        organiser = is_tournament_organiser(request.user, tournament)
+        if not tournament.is_public and not organiser:
+            return refuse(request, _("The organisers have not made this tournament's standings public."))
+        return view(request, tournament, *args, is_organiser=organiser, **kwargs)
+
+    return wrapper

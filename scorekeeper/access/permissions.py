@@ -1,0 +1,62 @@
+"""Who may do what.
+
+- Organisers are Django users. A match belongs to its owner; co-organisers
+  may do everything the owner may. A tournament's table matches belong to
+  the tournament's organisers.
+- A device may score one match after exchanging that match's scoring link
+  (see ``links``).
+- Everybody may read score sheets.
+
+Every write view checks here (``decorators``), whatever the page shows;
+the services record who did it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+
+from ..audit import Actor
+from ..models import Match, Tournament
+from .links import active_link
+
+
+def is_organiser_of(user, match: Match) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or match.owner_id == user.pk:
+        return True
+    if match.co_organisers.filter(pk=user.pk).exists():
+        return True
+    # A tournament table's match is run by the tournament's organisers.
+    tournament = Tournament.objects.filter(rounds__tables__match=match).first()
+    return tournament is not None and is_tournament_organiser(user, tournament)
+
+
+def is_tournament_organiser(user, tournament: Tournament) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or tournament.owner_id == user.pk:
+        return True
+    return tournament.co_organisers.filter(pk=user.pk).exists()
+
+
+def scorer(request: HttpRequest, match: Match) -> Actor | None:
+    """The Actor allowed to score the match from this request, or None.
+    An organiser is named as such even on a device that holds a link too."""
+    if is_organiser_of(request.user, match):
+        return Actor.organiser(request.user)
+    link = active_link(request, match.pk)
+    return Actor.device(link) if link else None
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """What the person looking at a score sheet may do there."""
+
+    can_score: bool
+    is_organiser: bool
+
+    @classmethod
+    def of(cls, actor: Actor | None) -> Viewer:
+        return cls(can_score=actor is not None, is_organiser=actor is not None and actor.link is None)

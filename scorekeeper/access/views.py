@@ -1,0 +1,105 @@
+"""First-run setup, scoring links (open, exchange, share, revoke) and
+co-organisers."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login, password_validation
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..audit import Actor
+from ..errors import ServiceError
+from ..matches.selectors import player_names
+from ..models import AccessLink, Match
+from . import services
+from .decorators import organiser_required
+from .links import find_link, grant
+from .qr import qr_svg
+
+UNPROCESSABLE = 422
+USERNAME_MAX = 150
+
+
+@require_http_methods(["GET", "POST"])
+def setup(request: HttpRequest) -> HttpResponse:
+    """On a fresh install: create the first organiser account, once."""
+    if not services.needs_setup():
+        raise Http404("Already set up")
+    errors: dict[str, str] = {}
+    username = request.POST.get("username", "").strip()
+    if request.method == "POST":
+        password = request.POST.get("password", "")
+        if not username or len(username) > USERNAME_MAX:
+            errors["username"] = _("Choose a user name (at most 150 characters).")
+        if password != request.POST.get("password2", ""):
+            errors["password2"] = _("The two passwords are not the same.")
+        else:
+            try:
+                password_validation.validate_password(password, get_user_model()(username=username))
+            except ValidationError as e:
+                errors["password"] = " ".join(e.messages)
+        if not errors:
+            try:
+                user = services.create_first_organiser(username=username, password=password)
+            except ServiceError:
+                raise Http404("Already set up") from None
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome! You are the organiser. Start with a new match."))
+            return redirect("home")
+    status = UNPROCESSABLE if errors else 200
+    return render(request, "access/setup.html", {"errors": errors, "username": username}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def open_link(request: HttpRequest, token: str) -> HttpResponse:
+    """GET shows a confirm page (link previewers stop here); POST gives this
+    device the right to score the link's match."""
+    link = find_link(token)
+    if link is None or not link.is_active:
+        return render(request, "access/link_invalid.html", status=404)
+    if request.method == "POST":
+        response = redirect(link.match)
+        grant(request, response, link)
+        return response
+    context = {"link": link, "match": link.match, "names": player_names(link.match)}
+    return render(request, "access/link_open.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
+    """Issue, list and revoke the links that let other devices score."""
+    context = {"match": match, "names": player_names(match)}
+    if request.method == "POST":
+        label = (request.POST.get("label") or _("shared link")).strip()
+        _link, token = services.issue_link(match_id=match.pk, label=label, actor=actor)
+        url = request.build_absolute_uri(reverse("open_link", args=[token]))
+        context.update(new_url=url, qr=qr_svg(url))
+    context["links"] = list(match.access_links.all())
+    return render(request, "access/share.html", context)
+
+
+@require_POST
+@organiser_required
+def revoke(request: HttpRequest, match: Match, link_id: int, actor: Actor) -> HttpResponse:
+    link = get_object_or_404(AccessLink, pk=link_id, match=match)
+    services.revoke_link(link_id=link.pk, actor=actor)
+    messages.success(request, _("The link “%(label)s” no longer works.") % {"label": link.label})
+    return redirect("share", match.pk)
+
+
+@require_POST
+@organiser_required
+def add_co_organiser(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
+    try:
+        services.add_co_organiser(match_id=match.pk, username=request.POST.get("username", ""), actor=actor)
+    except ServiceError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, _("Co-organiser added."))
+    return redirect("share", match.pk)

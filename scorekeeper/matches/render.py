@@ -1,0 +1,156 @@
+"""How a score-sheet view answers: a few named helpers, one per kind of
+answer. Without JavaScript every answer is a whole page (or a redirect
+after a write); with htmx a write is answered with the entry panel and,
+out of band, the head, the totals and the hands."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from ..access.permissions import Viewer
+from ..audit import Actor
+from ..errors import ServiceError
+from ..scoring import GameSpec
+from .forms import BadBasis
+from .selectors import ScoreSheet, score_sheet
+
+UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
+CONFLICT = 409  # the page was out of date, or the match is over
+SHEET = "matches/sheet.html"
+NOT_KEPT = {"csrfmiddlewaretoken", "client_key", "number", "bidding"}  # the basis comes from the sheet
+
+
+def sheet_page(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, status: int = 200, **extra) -> HttpResponse:
+    """The whole score sheet."""
+    return render(request, SHEET, _context(sheet, viewer, **extra), status=status)
+
+
+def answer(request: HttpRequest, match_id: int, actor: Actor, *, status: int = 200, **extra) -> HttpResponse:
+    """The sheet as it stands after a write (made or refused), read afresh."""
+    sheet, viewer = score_sheet(match_id), Viewer.of(actor)
+    if request.htmx:
+        return render(request, f"{SHEET}#after_write", _context(sheet, viewer, **extra), status=status)
+    return sheet_page(request, sheet, viewer, status=status, **extra)
+
+
+def saved(
+    request: HttpRequest,
+    match_id: int,
+    actor: Actor,
+    message: str,
+    *,
+    history: str | None = None,
+    new_hand: int | None = None,
+):
+    """A write went through: htmx gets the new fragments, a plain form a
+    redirect. ``history``: what of the hands to send again, "row" (the new
+    last one), "all" or None (the write left them as they were)."""
+    if request.htmx:
+        return answer(request, match_id, actor, notice=message, history=history, new_hand=new_hand)
+    messages.success(request, message)
+    return redirect("match", match_id)
+
+
+def hand_saved(request: HttpRequest, match_id: int, actor: Actor, message: str, number: int) -> HttpResponse:
+    """A new hand: the page showed every hand before it (its number was
+    checked), so the new row is all the history it needs."""
+    return saved(request, match_id, actor, message, history="row" if number > 1 else "all", new_hand=number)
+
+
+def invalid(request: HttpRequest, match_id: int, actor: Actor, errors: dict[str, str]) -> HttpResponse:
+    """A field is missing or wrong: each message by its field, the entry kept."""
+    return answer(request, match_id, actor, status=UNPROCESSABLE, errors=errors, kept=_typed(request))
+
+
+def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceError, spec: GameSpec) -> HttpResponse:
+    """A service said no. A rule problem keeps the entry to correct. A page
+    that was out of date shows the sheet as it now stands: the form starts
+    afresh for the next hand (so a second tap cannot store another device's
+    hand again), keeping only the tricks typed when just the bids changed."""
+    if error.code == "conflict":
+        kept = {}
+    elif error.code == "bids_changed":
+        play = {f.name for f in spec.hand_fields if f.phase == "play"}
+        kept = {k: v for k, v in _typed(request).items() if k.rsplit("_", 1)[0] in play or k in play}
+    else:
+        kept = _typed(request)
+    stale = error.code in ("conflict", "bids_changed", "closed")
+    status = CONFLICT if stale else UNPROCESSABLE
+    return answer(
+        request, match_id, actor, status=status, error=error.message, kept=kept, history="all" if stale else None
+    )
+
+
+def bad_basis(error: BadBasis) -> HttpResponse:
+    """A write that did not say what it was based on: refused, in words."""
+    return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+
+
+def _typed(request: HttpRequest) -> dict[str, str]:
+    return {k: v for k, v in request.POST.items() if k not in NOT_KEPT}
+
+
+def _context(
+    sheet: ScoreSheet,
+    viewer: Viewer,
+    *,
+    kept: dict | None = None,
+    errors: dict | None = None,
+    error: str | None = None,
+    notice: str | None = None,
+    history: str | None = None,
+    new_hand: int | None = None,
+) -> dict:
+    return {
+        "sheet": sheet,
+        "viewer": viewer,
+        # The entry form starts with the bids in force, then what was typed.
+        "values": {**entry_values(sheet.pending), **(kept or {})},
+        "errors": errors or {},
+        "error": error,
+        "notice": notice,
+        "history": history,
+        "new_hand": new_hand,  # highlighted in the history
+        "hints": sheet.hints,
+        "client_key": uuid.uuid4().hex,
+        **choices(sheet),
+    }
+
+
+def choices(sheet: ScoreSheet) -> dict:
+    """The small choice lists the entry partials of any game may use."""
+    return {"seat_choices": list(enumerate(sheet.names)), "yes_no": [("yes", _("Yes")), ("no", _("No"))]}
+
+
+def entry_values(entry: dict | None) -> dict[str, str]:
+    """Form input values (as strings) from a stored hand or bidding dict."""
+    values = {}
+    for key, value in (entry or {}).items():
+        if isinstance(value, list):
+            for seat, v in enumerate(value):
+                values[f"{key}_{seat}"] = _as_input(v)
+        else:
+            values[key] = _as_input(value)
+    return values
+
+
+def _as_input(value) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return "" if value is None else str(value)
+
+
+def go_to(request: HttpRequest, url: str) -> HttpResponse:
+    """A full redirect, also for htmx (which would otherwise swap the page in)."""
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Location"] = url
+        return response
+    return redirect(url)

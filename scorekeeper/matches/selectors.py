@@ -1,0 +1,241 @@
+"""Every read of score sheets and match lists, with a fixed number of
+queries whatever the size of the match or the list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from ..models import AuditEvent, Hand, Match, Player, Seat, Table
+from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
+from .forms import bidding_stamp
+
+BIDDING_ACTIONS = ("bids saved", "bids cleared")
+
+
+@dataclass
+class HistoryRow:
+    number: int
+    entry: dict
+    points: list[int | None]
+    totals: list[int | None]
+    details: dict[str, Any]
+
+    @cached_property
+    def seats(self) -> list[dict[str, Any]]:
+        """The row's cell of each player, in seat order: ``seat``, its
+        ``points`` and ``total``, and its own value of each per-player list
+        of the entry (``entry.bids``) and of the details (``details.bags``).
+        The other values stay in ``entry`` and ``details``."""
+        count = len(self.points)
+
+        def own(values: dict, seat: int) -> dict:
+            return {k: v[seat] for k, v in values.items() if isinstance(v, list) and len(v) == count}
+
+        return [
+            {
+                "seat": seat,
+                "points": self.points[seat],
+                "total": self.totals[seat],
+                "entry": own(self.entry, seat),
+                "details": own(self.details, seat),
+            }
+            for seat in range(count)
+        ]
+
+
+@dataclass
+class ScoreSheet:
+    """One match as the table sees it, worked out by the engine from the
+    stored hands."""
+
+    match: Match
+    spec: GameSpec
+    players: list[Player]
+    rows: list[HistoryRow]  # hand 1 first
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+    next_hand: dict | None
+    hints: dict
+    pending: dict | None  # bids/contract of the hand in play
+    problem: str | None = None  # a stored hand the rules no longer accept
+    ended_early: bool = False  # a tournament table ended by the organiser
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def table(self) -> Table | None:
+        """The tournament table this match is played at, if any."""
+        return getattr(self.match, "table", None)  # no table: a casual match
+
+    @property
+    def tournament(self):
+        return self.table.round.tournament if self.table else None
+
+    @property
+    def templates(self) -> dict[str, str]:
+        """The partials of the game's one template, ``games/<id>.html``:
+        ``entry`` (the next hand's panel and fields), ``fields`` (a hand's
+        fields, for the edit page), ``row`` (a row of the history) and, for
+        games with bidding, ``in_play`` (the bids in force, read-only)."""
+        name = f"games/{self.spec.id}.html"
+        return {part: f"{name}#{part}" for part in ("entry", "fields", "row", "in_play")}
+
+    @property
+    def bidding_stamp(self) -> str:
+        """What the entry form says it was based on: the bids in force."""
+        return bidding_stamp(self.pending)
+
+    @property
+    def history_newest_first(self) -> list[HistoryRow]:
+        return list(reversed(self.rows))
+
+    @property
+    def leaders(self) -> list[int]:
+        if not self.rows:
+            return []
+        best = max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == best]
+
+    def option(self, name: str) -> Any:
+        default = next((o.default for o in self.spec.options if o.name == name), None)
+        return self.match.options.get(name, default)
+
+    @property
+    def target(self) -> int | None:
+        return self.option("target")
+
+    @property
+    def option_items(self) -> list[tuple[str, Any]]:
+        """(label, value as shown) for the menu."""
+        items = []
+        for option in self.spec.options:
+            value = self.option(option.name)
+            if option.kind == "choice":
+                value = dict(option.choices).get(value, value)
+            elif option.kind == "bool":
+                value = _("yes") if value else _("no")
+            items.append((option.label, value))
+        return items
+
+    @property
+    def total_lines(self) -> list[tuple[str, int, str, str]]:
+        """The totals box, a line per player: (name, total, its classes:
+        "leader" and/or "winner", what else to show: "bags 3" in Spades)."""
+        leaders, winners = set(self.leaders), set(self.winners)
+        bags = self.rows[-1].details.get("bags") if self.rows else None
+        return [
+            (
+                name,
+                self.totals[seat],
+                " ".join(c for c, on in (("leader", seat in leaders), ("winner", seat in winners)) if on),
+                _("bags %(n)s") % {"n": bags[seat]} if bags else "",
+            )
+            for seat, name in enumerate(self.names)
+        ]
+
+    @property
+    def engine_input(self) -> dict:
+        return self.match.engine_input(self.names, [row.entry for row in self.rows])
+
+
+def score_sheet(match_id: int) -> ScoreSheet:
+    """The whole sheet of one match in 3 queries. Raises Match.DoesNotExist."""
+    match = Match.objects.select_related("table__round__tournament").get(pk=match_id)
+    players = [seat.player for seat in Seat.objects.filter(match=match).select_related("player").order_by("position")]
+    hands = list(Hand.objects.filter(match=match).order_by("number").values_list("number", "entry"))
+    return _work_out(match, players, hands)
+
+
+def _work_out(match: Match, players: list[Player], hands: list[tuple[int, dict]]) -> ScoreSheet:
+    names, entries = [p.name for p in players], [entry for _number, entry in hands]
+    broken = None
+    hints: dict = {}
+    try:
+        result, hints = score_with_hints(match.engine_input(names, entries), match.pending_bidding)
+    except InvalidHand as error:
+        # Stored hands were legal when saved; only a stricter rule could get
+        # here. Show the hands before the bad one scored, the rest as typed,
+        # and let an edit of the bad hand fix the match.
+        broken = error
+        if error.hand_index is None:  # players or options: nothing can be scored
+            result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": []}
+        else:
+            result = score_match(match.engine_input(names, entries[: error.hand_index]))
+        result["next_hand"] = None
+    rows = []
+    for index, (number, entry) in enumerate(hands):
+        if index < len(result["hands"]):
+            scored = result["hands"][index]
+            details = {k: v for k, v in scored.items() if k not in ("points", "totals")}
+            rows.append(HistoryRow(number, entry, scored["points"], scored["totals"], details))
+        else:
+            rows.append(HistoryRow(number, entry, [None] * len(names), [None] * len(names), {}))
+    # A tournament table ended at the time limit is over with its current totals.
+    ended_early = match.status == Match.Status.FINISHED and not result["finished"] and broken is None
+    if ended_early:
+        result.update(finished=True, winners=match.winners, next_hand=None)
+    finished = result["finished"] and broken is None
+    return ScoreSheet(
+        match=match,
+        spec=get_game(match.game).spec,
+        players=players,
+        rows=rows,
+        totals=result["totals"],
+        finished=finished,
+        winners=result["winners"],
+        next_hand=result["next_hand"],
+        hints={} if finished or broken else hints,
+        pending=None if finished or broken else match.pending_bidding,
+        problem=str(broken) if broken else None,
+        ended_early=ended_early,
+    )
+
+
+def entry_context(match: Match) -> tuple[GameSpec, list[str]]:
+    """What parsing a hand of this match needs: the game's spec and the
+    players' names in seat order (one query)."""
+    names = list(Seat.objects.filter(match=match).order_by("position").values_list("player__name", flat=True))
+    return get_game(match.game).spec, names
+
+
+def last_bidding_change(match_id: int) -> AuditEvent | None:
+    """Who last saved or cleared the bids of the hand in play, and when."""
+    return (
+        AuditEvent.objects.filter(match_id=match_id, action__in=BIDDING_ACTIONS)
+        .select_related("user", "link")
+        .order_by("-at", "-id")
+        .first()
+    )
+
+
+def match_version(match_id: int) -> int | None:
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+
+
+def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:
+    """In-progress matches first, then recent finished ones, each with its
+    seats and players in two more queries."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    base = Match.objects.prefetch_related(seats).order_by("-updated_at")
+    return {
+        "in_progress": list(base.filter(status=Match.Status.IN_PROGRESS)[:limit]),
+        "finished": list(base.filter(status=Match.Status.FINISHED)[:limit]),
+        "abandoned": list(base.filter(status=Match.Status.ABANDONED)[:5]),
+    }
+
+
+def match_history(match: Match) -> list[AuditEvent]:
+    """Every change of a match, newest first."""
+    return list(match.audit_events.select_related("user").order_by("-at", "-id"))
+
+
+def player_names(match: Match) -> list[str]:
+    return list(match.seats.order_by("position").values_list("player__name", flat=True))

@@ -1,0 +1,368 @@
+"""Every write of a match. Each is one transaction through the ORM: lock
+the match row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the IMMEDIATE
+transaction already holds the write lock), refuse a stale or repeated
+write, score the whole match through the engine, write, audit. On a rule
+problem or a stale page it raises ServiceError in plain words and has
+written nothing.
+
+Each write says what it was based on: saving bids or a hand carries the
+hand number and the bids in force that the page showed; edit, undo and
+restore carry the match's version. A repeated hand (same one-time key)
+returns the hand saved the first time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+
+from ..audit import SYSTEM, Actor, record
+from ..errors import ServiceError
+from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
+from ..players.services import clean_player_name, get_or_create_player
+from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
+from .selectors import last_bidding_change
+
+# What _apply_result (and clearing the bids) changes on a match.
+RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding"]
+RESTORABLE = ("hand recorded", "hand edited", "hand restored", "hand undone")
+
+
+@dataclass(frozen=True)
+class HandSaved:
+    match: Match
+    hand: Hand
+    created: bool  # False: this submission was already saved before
+
+
+# --------------------------------------------------------------- new matches
+
+
+def start_match(
+    *, game: str, player_names: list[str], options: dict | None, actor: Actor = SYSTEM, previous: Match | None = None
+) -> Match:
+    """Create a match with players in seat order (seat 1 deals/draws first)."""
+    if game not in GAMES:
+        raise ServiceError(_("Choose one of the games."))
+    names = [clean_player_name(n) for n in player_names]
+    keys = [name_key(n) for n in names]
+    if len(set(keys)) != len(keys):
+        raise ServiceError(_("Each seat needs a different player."))
+    options = options or {}
+    # The engine checks the player count and every option, in plain words.
+    _score({"game": game, "players": names, "options": options, "hands": []})
+    with transaction.atomic():
+        players = [get_or_create_player(n) for n in names]
+        match = Match.objects.create(
+            game=game, options=options, totals=[0] * len(players), owner=actor.user, previous=previous
+        )
+        Seat.objects.bulk_create(Seat(match=match, player=p, position=i) for i, p in enumerate(players))
+        record(actor, "match started", match=match, after={"players": [p.name for p in players], "options": options})
+    return match
+
+
+@transaction.atomic
+def play_again(*, match_id: int, actor: Actor = SYSTEM) -> Match:
+    """Same game, options and players; seats move one place to the left so
+    that somebody else deals (or draws) first. Asked twice (a double tap,
+    a second phone), it gives the rematch made the first time."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    earlier = match.rematches.order_by("-created_at").first()
+    if earlier is not None:
+        return earlier
+    names = list(match.seats.order_by("position").values_list("player__name", flat=True))
+    return start_match(
+        game=match.game, player_names=names[1:] + names[:1], options=match.options, actor=actor, previous=match
+    )
+
+
+# ------------------------------------------------------- the hand being played
+
+
+@transaction.atomic
+def save_bidding(
+    *, match_id: int, bidding: dict, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM
+) -> Match:
+    """Record the bids (or contract) of hand ``number`` before it is
+    played. ``bidding_in_force``: the bids the page showed (None: none)."""
+    match, names, entries = _lock(match_id)
+    _require_open(match)
+    _require_next_hand(match, number)
+    if match.pending_bidding == bidding:
+        return match  # already in force (a double tap): nothing to write
+    _require_bidding_in_force(match, names, bidding_in_force)
+    try:
+        check_bidding(match.engine_input(names, entries), bidding)
+    except InvalidHand as error:
+        raise ServiceError(str(error)) from None
+    before = match.pending_bidding
+    match.pending_bidding = bidding
+    _save(match, ["pending_bidding"])
+    record(actor, "bids saved", match=match, hand_number=number, before=before, after=bidding)
+    return match
+
+
+@transaction.atomic
+def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM) -> Match:
+    match, names, _entries = _lock(match_id)
+    _require_open(match)
+    _require_next_hand(match, number)
+    if match.pending_bidding is None:
+        return match  # already cleared
+    _require_bidding_in_force(match, names, bidding_in_force)
+    before = match.pending_bidding
+    match.pending_bidding = None
+    _save(match, ["pending_bidding"])
+    record(actor, "bids cleared", match=match, hand_number=number, before=before)
+    return match
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    match_id: int,
+    entry: dict,
+    number: int,
+    bidding_in_force: dict | None,
+    client_key: str,
+    actor: Actor = SYSTEM,
+) -> HandSaved:
+    """Add hand ``number``, the next completed hand. A repeated
+    ``client_key`` returns the hand saved the first time and writes
+    nothing. If another device saved that hand first, or saved or changed
+    the bids since the page was drawn, nothing is written."""
+    match, names, entries = _lock(match_id)
+    earlier = Hand.objects.filter(match=match, client_key=client_key).first()
+    if earlier is not None:
+        return HandSaved(match, earlier, created=False)
+    _require_open(match)
+    _require_next_hand(match, number)
+    _require_bidding_in_force(match, names, bidding_in_force)
+    result = _score(match.engine_input(names, [*entries, entry]))
+    hand = Hand.objects.create(match=match, number=number, entry=entry, client_key=client_key)
+    match.pending_bidding = None
+    _apply_result(match, result)
+    _save(match, RESULT_FIELDS)
+    record(actor, "hand recorded", match=match, hand_number=number, after=entry)
+    return HandSaved(match, hand, created=True)
+
+
+# ------------------------------------------------------------- corrections
+
+
+@transaction.atomic
+def edit_hand(
+    *, match_id: int, number: int, entry: dict, version: int, actor: Actor = SYSTEM, action: str = "hand edited"
+) -> Match:
+    """Replace a past hand and re-score every hand after it. Refused if the
+    match changed since the editor loaded it (``version``), or if a later
+    hand becomes illegal (the engine's message names it)."""
+    match, names, entries = _lock(match_id)
+    _require_not_abandoned(match)
+    _require_version(match, version)
+    if not 1 <= number <= len(entries):
+        raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
+    before = entries[number - 1]
+    changed = [*entries[: number - 1], entry, *entries[number:]]
+    result = _score(match.engine_input(names, changed))
+    Hand.objects.filter(match=match, number=number).update(entry=entry, updated_at=timezone.now())
+    if result["finished"]:
+        match.pending_bidding = None
+    _apply_result(match, result)
+    _save(match, RESULT_FIELDS)
+    record(actor, action, match=match, hand_number=number, before=before, after=entry)
+    return match
+
+
+def restore_hand(*, match_id: int, event_id: int, which: str, version: int, actor: Actor) -> int:
+    """Put back a hand as a change in the history had it (``which``:
+    "before" or "after" that change). Returns the hand's number."""
+    event = AuditEvent.objects.filter(pk=event_id, match_id=match_id).first()
+    if event is None:
+        raise ServiceError(_("There is no such change in this match's history."), code="not_found")
+    entry = event.before if which == "before" else event.after
+    if event.action not in RESTORABLE or event.hand_number is None or not isinstance(entry, dict):
+        raise ServiceError(_("That change has no hand to restore."))
+    edit_hand(
+        match_id=match_id, number=event.hand_number, entry=entry, version=version, actor=actor, action="hand restored"
+    )
+    return event.hand_number
+
+
+@transaction.atomic
+def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Match:
+    match, names, entries = _lock(match_id)
+    _require_not_abandoned(match)
+    _require_version(match, version)
+    if not entries:
+        raise ServiceError(_("There is no hand to undo."))
+    result = _score(match.engine_input(names, entries[:-1]))
+    Hand.objects.filter(match=match, number=len(entries)).delete()
+    match.pending_bidding = None  # bids made for the hand after the undone one
+    _apply_result(match, result)
+    _save(match, RESULT_FIELDS)
+    record(actor, "hand undone", match=match, hand_number=len(entries), before=entries[-1])
+    return match
+
+
+# --------------------------------------------------------------- the match
+
+
+@transaction.atomic
+def abandon_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.IN_PROGRESS:
+        raise ServiceError(_("Only a match in progress can be abandoned."), code="closed")
+    match.status = Match.Status.ABANDONED
+    _save(match, ["status"])
+    record(actor, "match abandoned", match=match)
+    return match
+
+
+@transaction.atomic
+def reopen_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.ABANDONED:
+        raise ServiceError(_("Only an abandoned match can be reopened."), code="closed")
+    match.status = Match.Status.IN_PROGRESS
+    _save(match, ["status"])
+    record(actor, "match reopened", match=match)
+    return match
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def _lock(match_id: int) -> tuple[Match, list[str], list[dict]]:
+    """Lock the match row for this transaction and load what the engine needs."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    names = list(Seat.objects.filter(match=match).order_by("position").values_list("player__name", flat=True))
+    entries = list(Hand.objects.filter(match=match).order_by("number").values_list("entry", flat=True))
+    return match, names, entries
+
+
+def _score(engine_input: dict) -> dict:
+    try:
+        return score_match(engine_input)
+    except InvalidHand as error:
+        raise ServiceError(str(error)) from None
+
+
+def _require_open(match: Match) -> None:
+    if match.status == Match.Status.FINISHED:
+        raise ServiceError(_("This match is over: no more hands can be added."), code="closed")
+    _require_not_abandoned(match)
+
+
+def _require_not_abandoned(match: Match) -> None:
+    if match.status == Match.Status.ABANDONED:
+        raise ServiceError(_("This match was abandoned; reopen it to change it."), code="closed")
+
+
+def _require_next_hand(match: Match, number: int) -> None:
+    if number != match.hands_played + 1:
+        raise ServiceError(
+            _("Hand %(n)d was already saved from another device. Check the sheet below before entering more.")
+            % {"n": number}
+            if number <= match.hands_played
+            else _("This page is ahead of the match: hand %(n)d is next. Check the sheet below.")
+            % {"n": match.hands_played + 1},
+            code="conflict",
+        )
+
+
+def _require_bidding_in_force(match: Match, names: list[str], shown: dict | None) -> None:
+    """The bids the page showed must still be the ones in force."""
+    if match.pending_bidding == shown:
+        return
+    spec = get_game(match.game).spec
+    change = last_bidding_change(match.pk)
+    who, when = _who(change), _when(change)
+    if match.pending_bidding is None:
+        message = _("%(who)s cleared the %(noun)s %(when)s.") % {"who": who, "noun": spec.bidding_noun, "when": when}
+    else:
+        message = _("%(who)s saved the %(noun)s %(bids)s %(when)s.") % {
+            "who": who,
+            "noun": spec.bidding_noun,
+            "bids": describe_bidding(spec, names, match.pending_bidding),
+            "when": when,
+        }
+    raise ServiceError(
+        f"{message} {_('Nothing was changed: check them below, then enter again.')}", code="bids_changed"
+    )
+
+
+def _who(change: AuditEvent | None) -> str:
+    if change is None:
+        return _("Another device")
+    if change.link is not None:
+        return _("The phone with the link “%(label)s”") % {"label": change.link.label}
+    if change.user is not None:
+        return change.user.get_username()
+    return _("Another device")
+
+
+def _when(change: AuditEvent | None) -> str:
+    if change is None or timezone.now() - change.at < timedelta(minutes=1):
+        return _("a moment ago")
+    return _("%(time)s ago") % {"time": timesince(change.at)}
+
+
+def describe_bidding(spec, names: list[str], bidding: dict) -> str:
+    """A bidding in words, from the game's spec: "Ann Nil, Bob 5";
+    "Bob 4 ♠ spades doubled"; "Passed out"."""
+    words = []
+    for spec_field in spec.bidding_fields:
+        value = bidding.get(spec_field.name)
+        labels = dict(spec_field.choices)
+        if spec_field.per_player and isinstance(value, list):
+            words.append(", ".join(f"{name} {labels.get(v, v)}" for name, v in zip(names, value, strict=False)))
+        elif spec_field.kind == "player" and isinstance(value, int) and 0 <= value < len(names):
+            words.append(names[value])
+        elif spec_field.kind == "bool":
+            if value is True:
+                words.append(spec_field.label)
+        elif value is not None:
+            words.append(str(labels.get(value, value)))
+    return " ".join(words)
+
+
+def _require_version(match: Match, version: int) -> None:
+    if version != match.version:
+        raise ServiceError(
+            _("Someone else changed this match while you were editing. Nothing was saved; here is the current sheet."),
+            code="conflict",
+        )
+
+
+def _apply_result(match: Match, result: dict) -> None:
+    """Set the match's result fields (RESULT_FIELDS) from a scoring; the caller saves."""
+    match.totals = result["totals"]
+    match.winners = result["winners"]
+    match.hands_played = len(result["hands"])
+    if match.status == Match.Status.FINISHED and _ended_early(match):
+        # Ended by the organiser at a round's time limit: a correction keeps
+        # it ended, and the corrected totals decide (highest total wins).
+        best = max(result["totals"])
+        match.winners = [i for i, total in enumerate(result["totals"]) if total == best]
+    elif result["finished"]:
+        if match.status != Match.Status.FINISHED:
+            match.finished_at = timezone.now()
+        match.status = Match.Status.FINISHED
+    elif match.status == Match.Status.FINISHED:
+        match.status = Match.Status.IN_PROGRESS  # an edit or undo reopened the game
+        match.finished_at = None
+
+
+def _ended_early(match: Match) -> bool:
+    return Table.objects.filter(match=match, ended_early_at__isnull=False).exists()
+
+
+def _save(match: Match, fields: list[str]) -> None:
+    """Every write of a match bumps its version: a page drawn before it is stale."""
+    match.version += 1
+    match.save(update_fields=[*fields, "version", "updated_at"])

@@ -1,0 +1,155 @@
+"""The score sheet and the writes made from it. Thin views: read the
+form, call one service, answer with the sheet as it now stands (htmx: only
+the fragments that change, see ``render``).
+
+The path of a saved hand: URL -> ``record_hand`` (the access check in
+``scorer_required``) -> ``forms.read_basis`` and ``forms.parse_hand`` ->
+``services.record_hand`` -> ``selectors.score_sheet`` -> the template."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from ...access.decorators import scorer_required
+from ...access.permissions import Viewer, scorer
+from ...audit import Actor
+from ...errors import ServiceError
+from ...models import Match
+from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
+from .. import services
+from ..forms import BadBasis, parse_hand, partial_bids, read_basis
+from ..render import bad_basis, hand_saved, invalid, refused, saved, sheet_page
+from ..selectors import entry_context, match_version, score_sheet
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        sheet = score_sheet(match_id)
+    except Match.DoesNotExist:
+        raise Http404("No such match") from None
+    return sheet_page(request, sheet, Viewer.of(scorer(request, sheet.match)))
+
+
+@require_GET
+def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Polled by an open sheet with the version it shows (If-None-Match):
+    304 while nothing changed, else a small banner."""
+    version = match_version(match_id)
+    if version is None:
+        raise Http404("No such match")
+    etag = quote_etag(str(version))
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = render(request, "matches/changed_banner.html", {"match_id": match_id})
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+@scorer_required
+def save_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
+    try:
+        basis = read_basis(request.POST, number=True, bidding=True)
+    except BadBasis as error:
+        return bad_basis(error)
+    spec, names = entry_context(match)
+    parsed = parse_hand(spec, request.POST, names, phases=("bidding",))
+    if not parsed.ok:
+        return invalid(request, match.pk, actor, parsed.errors)
+    try:
+        services.save_bidding(
+            match_id=match.pk,
+            bidding=parsed.values,
+            number=basis.number,
+            bidding_in_force=basis.bidding,
+            actor=actor,
+        )
+    except ServiceError as error:
+        return refused(request, match.pk, actor, error, spec)
+    if spec.bidding_noun == "contract":
+        return saved(request, match.pk, actor, _("Contract saved. Play the hand, then enter declarer's tricks."))
+    return saved(request, match.pk, actor, _("Bids saved. Play the hand, then enter the tricks."))
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+@scorer_required
+def clear_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
+    try:
+        basis = read_basis(request.POST, number=True, bidding=True)
+    except BadBasis as error:
+        return bad_basis(error)
+    try:
+        services.clear_bidding(match_id=match.pk, number=basis.number, bidding_in_force=basis.bidding, actor=actor)
+    except ServiceError as error:
+        return refused(request, match.pk, actor, error, entry_context(match)[0])
+    return saved(request, match.pk, actor, _("The bids were cleared."))
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+@scorer_required
+def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
+    try:
+        basis = read_basis(request.POST, number=True, bidding=True, client_key=True)
+    except BadBasis as error:
+        return bad_basis(error)
+    spec, names = entry_context(match)
+    parsed = parse_hand(spec, request.POST, names)
+    if not parsed.ok:
+        return invalid(request, match.pk, actor, parsed.errors)
+    try:
+        result = services.record_hand(
+            match_id=match.pk,
+            entry=parsed.values,
+            number=basis.number,
+            bidding_in_force=basis.bidding,
+            client_key=basis.client_key,
+            actor=actor,
+        )
+    except ServiceError as error:
+        return refused(request, match.pk, actor, error, spec)
+    n = {"n": result.hand.number}
+    deal = spec.hand_noun == "deal"
+    if not result.created:  # sent again: the page may not show what was saved since
+        message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
+        return saved(request, match.pk, actor, message % n, history="all")
+    message = _("Deal %(n)d saved.") if deal else _("Hand %(n)d saved.")
+    return hand_saved(request, match.pk, actor, message % n, result.hand.number)
+
+
+@require_POST
+@scorer_required
+def preview(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
+    """What the hand being entered would score, and why (htmx fragment)."""
+    sheet = score_sheet(match.pk)
+    context = {"sheet": sheet}
+    if sheet.finished or not sheet.match.is_open:
+        return render(request, "matches/preview.html", context)
+    bidding = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
+    hints = entry_hints(sheet.engine_input, {**bidding.values, **partial_bids(sheet.spec, request.POST, sheet.names)})
+    context["hints"] = hints
+    if hints.get("bid_total") is not None and hints.get("cards"):
+        context["bid_balance"] = hints["bid_total"] - hints["cards"]
+        context["bid_under"] = hints["cards"] - hints["bid_total"]
+    whole = parse_hand(sheet.spec, request.POST, sheet.names)
+    try:
+        if whole.ok:
+            context["preview"] = preview_hand(sheet.engine_input, whole.values)
+        elif sheet.spec.has_bidding and bidding.ok:
+            check_bidding(sheet.engine_input, bidding.values)
+    except InvalidHand as error:
+        context["problem"] = str(error)
+    tricks = whole.values.get("tricks")
+    if isinstance(tricks, list) and all(isinstance(t, int) for t in tricks):
+        context["tricks_entered"] = sum(tricks)
+    return render(request, "matches/preview.html", context)

@@ -1,0 +1,7 @@
+"""Reads of players."""
+
+from ..models import Player
+
+
+def all_players() -> list[Player]:
+    return list(Player.objects.all())

@@ -1,0 +1,51 @@
+"""The players list: add and rename players."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ..audit import Actor
+from ..errors import ServiceError
+from ..models import Player
+from . import services
+from .selectors import all_players
+
+UNPROCESSABLE = 422
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest) -> HttpResponse:
+    error, status = None, 200
+    if request.method == "POST":
+        try:
+            player = services.add_player(name=request.POST.get("name", ""), actor=Actor.organiser(request.user))
+        except ServiceError as e:
+            error, status = e.message, UNPROCESSABLE
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": player.name})
+            return redirect("players")
+    context = {"players": all_players(), "error": error, "name": request.POST.get("name", "")}
+    return render(request, "players/list.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    error, status = None, 200
+    if request.method == "POST":
+        try:
+            services.rename_player(
+                player_id=player.pk, name=request.POST.get("name", ""), actor=Actor.organiser(request.user)
+            )
+        except ServiceError as e:
+            error, status = e.message, UNPROCESSABLE
+        else:
+            return redirect("players")
+    return render(request, "players/rename.html", {"player": player, "error": error}, status=status)

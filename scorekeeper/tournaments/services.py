@@ -1,0 +1,578 @@
+"""Every write of a tournament: one transaction each, locking the row it
+changes, leaving an ``AuditEvent(tournament=...)``. The rules of pairing
+and seating live in the pure package ``scorekeeper.pairing``; this module
+feeds it from the database (``selectors``) and stores what it proposes.
+The decisions behind each write are in this package's docstring."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..access.services import issue_link
+from ..audit import SYSTEM, Actor, record
+from ..errors import ServiceError
+from ..matches.services import start_match
+from ..models import Entrant, Match, Player, Round, Table, Tournament, name_key
+from ..pairing import pair_counts, pair_swiss_round, round_robin_rounds, seat_round, swiss_players
+from ..players.services import clean_player_name, get_or_create_player
+from ..scoring import GAMES, InvalidHand, score_match
+from .formats import (
+    MAX_TABLE,
+    MIN_TABLE,
+    ROUND_ROBIN_FORMATS,
+    SEATED_FORMATS,
+    Format,
+    format_mismatch_message,
+    formats_for,
+)
+from .selectors import load_tournament, two_player_inputs
+
+NAME_MAX = 100
+MAX_ROUNDS = 30
+MAX_ROUND_MINUTES = 24 * 60
+MAX_NAMES_AT_ONCE = 1000
+
+
+# ------------------------------------------------------------------ audit
+
+
+def _audit(tournament: Tournament, actor: Actor, action: str, *, before: Any = None, after: Any = None) -> None:
+    record(actor, action, tournament=tournament, before=before, after=after)
+
+
+def _lock(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+# --------------------------------------------------------------- creation
+
+
+def create_tournament(
+    *,
+    name: Any,
+    game: Any,
+    format: Any,  # noqa: A002 - the model field's name
+    options: dict | None = None,
+    rounds: int | None = None,
+    round_minutes: int | None = None,
+    table_size: int | None = None,
+    is_public: bool = True,
+    actor: Actor,
+) -> Tournament:
+    """A new tournament in registration. ``ServiceError.code`` names the
+    form field at fault ("name", "game", "format", "options", "rounds",
+    "round_minutes", "table_size")."""
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise ServiceError(_("A tournament needs a name."), code="name")
+    if len(name) > NAME_MAX:
+        raise ServiceError(_("A name can be at most %(n)d characters.") % {"n": NAME_MAX}, code="name")
+    if game not in GAMES:
+        raise ServiceError(_("Choose one of the games."), code="game")
+    if format not in Format.values:
+        raise ServiceError(_("Choose a format."), code="format")
+    if format not in formats_for(game):
+        raise ServiceError(format_mismatch_message(game), code="format")
+    spec = GAMES[game].spec
+    seated = format in SEATED_FORMATS
+
+    if seated:
+        table_size = 4 if table_size is None else table_size
+        if not isinstance(table_size, int) or not MIN_TABLE <= table_size <= MAX_TABLE:
+            raise ServiceError(
+                _("The preferred table size must be %(a)d to %(b)d.") % {"a": MIN_TABLE, "b": MAX_TABLE},
+                code="table_size",
+            )
+    else:
+        table_size = 4  # not used by pairings
+
+    if format in ROUND_ROBIN_FORMATS:
+        planned = 0  # worked out from the field when round 1 is proposed
+    else:
+        if not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise ServiceError(_("The number of rounds must be 1 to %(n)d.") % {"n": MAX_ROUNDS}, code="rounds")
+        planned = rounds
+
+    if round_minutes is not None and (
+        not isinstance(round_minutes, int) or not 1 <= round_minutes <= MAX_ROUND_MINUTES
+    ):
+        raise ServiceError(
+            _("The round time limit must be 1 to %(n)d minutes, or empty for none.") % {"n": MAX_ROUND_MINUTES},
+            code="round_minutes",
+        )
+
+    # The engine checks every option (and their combinations) in plain words.
+    options = dict(options or {})
+    players = max(spec.min_players, min(table_size, spec.max_players)) if seated else spec.min_players
+    try:
+        score_match(
+            {"game": game, "players": [f"Player {i + 1}" for i in range(players)], "options": options, "hands": []}
+        )
+    except InvalidHand as error:
+        raise ServiceError(str(error), code="options") from None
+
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            game=game,
+            options=options,
+            format=format,
+            planned_rounds=planned,
+            round_minutes=round_minutes,
+            table_size=table_size,
+            seed=secrets.randbelow(2**31),
+            is_public=bool(is_public),
+            owner=actor.user,
+        )
+        _audit(
+            tournament,
+            actor,
+            "tournament created",
+            after={
+                "name": name,
+                "game": game,
+                "format": format,
+                "options": options,
+                "rounds": planned,
+                "round_minutes": round_minutes,
+                "table_size": table_size,
+                "is_public": bool(is_public),
+            },
+        )
+    return tournament
+
+
+# ------------------------------------------------------------ registration
+
+
+@dataclass
+class Registration:
+    added: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)  # registered before
+    duplicates: list[str] = field(default_factory=list)  # given twice in the list
+    errors: list[str] = field(default_factory=list)  # names that cannot be used, with why
+
+
+def split_names(text: Any) -> list[str]:
+    """One name a line or comma-separated; blank entries are ignored."""
+    if not isinstance(text, str):
+        return []
+    return [part.strip() for part in re.split(r"[,\n\r]+", text) if part.strip()]
+
+
+def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registration:
+    """Register many players at once, existing or new (by name, ignoring
+    case). Duplicates in the list and players already registered are
+    reported, not doubled."""
+    names = split_names(text)
+    if not names:
+        raise ServiceError(_("Type at least one name."), code="names")
+    if len(names) > MAX_NAMES_AT_ONCE:
+        raise ServiceError(_("At most %(n)d names at once, please.") % {"n": MAX_NAMES_AT_ONCE}, code="names")
+    result = Registration()
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _complete_rounds(tournament)
+        _require_can_register(tournament)
+        wanted: dict[str, str] = {}
+        for raw in names:
+            try:
+                name = clean_player_name(raw)
+            except ServiceError as error:
+                result.errors.append(f"{raw[:40]}…: {error.message}")
+                continue
+            key = name_key(name)
+            if key in wanted:
+                result.duplicates.append(name)
+                continue
+            wanted[key] = name
+        registered = set(
+            Entrant.objects.filter(tournament=tournament, player__key__in=list(wanted)).values_list(
+                "player__key", flat=True
+            )
+        )
+        new_entrants = []
+        for key, name in wanted.items():
+            if key in registered:
+                result.already.append(name)
+                continue
+            player = get_or_create_player(name)
+            new_entrants.append(Entrant(tournament=tournament, player=player))
+            result.added.append(player.name)
+        if new_entrants:
+            Entrant.objects.bulk_create(new_entrants)
+            _audit(tournament, actor, "players registered", after={"players": result.added})
+            _repropose(tournament, actor)
+    return result
+
+
+def _require_can_register(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ServiceError(_("The tournament is over: nobody can join any more."), code="state")
+    published = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PROPOSED)
+    if tournament.format in ROUND_ROBIN_FORMATS and published.exists():
+        raise ServiceError(
+            _("The round robin schedule was fixed when round 1 started: no late entries in a round robin."),
+            code="state",
+        )
+    playing = published.filter(status=Round.Status.PLAYING).first()
+    if playing is not None:
+        raise ServiceError(
+            _("Round %(n)d is being played: register late entries when it is over, before the next round starts.")
+            % {"n": playing.number},
+            code="state",
+        )
+
+
+def drop_entrant(*, tournament_id: int, entrant_id: int, actor: Actor) -> Entrant:
+    """The player is not paired or seated again; their results stay."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        entrant = Entrant.objects.select_related("player").get(pk=entrant_id, tournament=tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise ServiceError(_("The tournament is over."), code="state")
+        if entrant.dropped_after_round is not None:
+            raise ServiceError(_("%(name)s has already dropped.") % {"name": entrant.player.name}, code="state")
+        entrant.dropped_after_round = (
+            Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PROPOSED).count()
+        )
+        entrant.save(update_fields=["dropped_after_round"])
+        _audit(
+            tournament,
+            actor,
+            "player dropped",
+            after={"player": entrant.player.name, "after_round": entrant.dropped_after_round},
+        )
+        _repropose(tournament, actor)
+    return entrant
+
+
+def _repropose(tournament: Tournament, actor: Actor) -> None:
+    """The field changed while a round waits for review: propose it again."""
+    pending = Round.objects.filter(tournament=tournament, status=Round.Status.PROPOSED).first()
+    if pending is None:
+        return
+    proposal = _compute_round(tournament, pending.number)
+    before = {"tables": pending.proposal, "byes": pending.byes}
+    pending.proposal, pending.byes = proposal.tables, proposal.byes
+    pending.save(update_fields=["proposal", "byes"])
+    if proposal.planned is not None and tournament.planned_rounds != proposal.planned:
+        tournament.planned_rounds = proposal.planned
+        tournament.save(update_fields=["planned_rounds"])
+    _audit(
+        tournament,
+        actor,
+        "round proposed again",
+        before=before,
+        after={"round": pending.number, "tables": pending.proposal, "byes": pending.byes},
+    )
+
+
+# ------------------------------------------------------------------ rounds
+
+
+@dataclass
+class Proposal:
+    tables: list[list[int]]
+    byes: list[int]
+    planned: int | None = None  # round robin: the rounds the schedule has
+
+
+def _entrant_rows(tournament: Tournament) -> list[dict]:
+    return list(
+        Entrant.objects.filter(tournament=tournament)
+        .order_by("registered_at", "id")
+        .values("id", "player_id", "dropped_after_round")
+    )
+
+
+def _compute_round(tournament: Tournament, number: int) -> Proposal:
+    entrants = _entrant_rows(tournament)
+    active = [e["player_id"] for e in entrants if e["dropped_after_round"] is None]
+
+    if tournament.format in ROUND_ROBIN_FORMATS:
+        # The field of round 1, in registration order: everyone but those who
+        # dropped before any round was published.
+        field_ids = [e["player_id"] for e in entrants if e["dropped_after_round"] != 0]
+        if len(field_ids) < 2:
+            raise ServiceError(_("A round robin needs at least 2 players."), code="players")
+        schedule = round_robin_rounds(field_ids, double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
+        if number > len(schedule):
+            raise ServiceError(_("All %(n)d rounds have been played.") % {"n": len(schedule)}, code="state")
+        playing = set(active)
+        tables, byes = [], []
+        for a, b in schedule[number - 1]:
+            present = [p for p in (a, b) if p is not None and p in playing]
+            if b is not None and len(present) == 2:
+                tables.append([a, b])
+            elif len(present) == 1:
+                byes.append(present[0])  # the odd field's bye, or an opponent who dropped
+        return Proposal(tables, byes, planned=len(schedule))
+
+    if tournament.format == Format.SWISS:
+        if len(active) < 2:
+            raise ServiceError(_("A round needs at least 2 players who have not dropped."), code="players")
+        data = load_tournament(tournament)
+        inputs = two_player_inputs(data)
+        seeds = {e["player_id"]: k for k, e in enumerate(entrants)}
+        players = swiss_players(
+            inputs["results"], inputs["byes"], inputs["drops"], seeds=seeds, players=[e["player_id"] for e in entrants]
+        )
+        pairing = pair_swiss_round(players)
+        byes = [pairing.bye_id] if pairing.bye_id is not None else []
+        return Proposal([list(pair) for pair in pairing.pairs], byes)
+
+    # seated rounds
+    if len(active) < MIN_TABLE:
+        raise ServiceError(
+            _("Seated rounds need at least %(n)d players who have not dropped.") % {"n": MIN_TABLE}, code="players"
+        )
+    data = load_tournament(tournament)
+    history = pair_counts(
+        [
+            [s.player_id for s in t.seats]
+            for r in data.rounds
+            if r.status != Round.Status.PROPOSED
+            for t in data.tables_by_round.get(r.pk, [])
+        ]
+    )
+    tables = seat_round(
+        active, preferred=tournament.table_size, history_pairs_count=history, seed=tournament.seed * 1000 + number
+    )
+    return Proposal([list(t) for t in tables], [])
+
+
+def propose_round(*, tournament_id: int, actor: Actor) -> Round:
+    """Work out the next round and store it for review (no matches yet)."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _complete_rounds(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise ServiceError(_("The tournament is over: all its rounds have been played."), code="state")
+        rounds = list(
+            Round.objects.filter(tournament=tournament).annotate(
+                tables_open=Count("tables", filter=Q(tables__match__status=Match.Status.IN_PROGRESS)),
+                tables_total=Count("tables"),
+            )
+        )
+        for r in rounds:
+            if r.status == Round.Status.PROPOSED:
+                raise ServiceError(
+                    _("Round %(n)d is waiting for review: publish it first.") % {"n": r.number}, code="state"
+                )
+            if r.status == Round.Status.PLAYING:
+                raise ServiceError(
+                    _("Round %(n)d is still being played: %(done)d of %(all)d tables finished.")
+                    % {"n": r.number, "done": r.tables_total - r.tables_open, "all": r.tables_total},
+                    code="state",
+                )
+        number = len(rounds) + 1
+        proposal = _compute_round(tournament, number)
+        if proposal.planned is not None and number == 1:
+            tournament.planned_rounds = proposal.planned
+            tournament.save(update_fields=["planned_rounds"])
+        if number > tournament.planned_rounds:
+            raise ServiceError(_("All %(n)d rounds have been played.") % {"n": tournament.planned_rounds}, code="state")
+        rnd = Round.objects.create(tournament=tournament, number=number, proposal=proposal.tables, byes=proposal.byes)
+        _audit(
+            tournament,
+            actor,
+            "round proposed",
+            after={"round": number, "tables": proposal.tables, "byes": proposal.byes},
+        )
+    return rnd
+
+
+def swap_players(*, round_id: int, player_a: int, player_b: int, actor: Actor) -> Round:
+    """Swap two players of a proposed round (seats, tables or a bye)."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+        if rnd.status != Round.Status.PROPOSED:
+            raise ServiceError(_("This round is already published: its tables cannot change."), code="state")
+        if player_a == player_b:
+            raise ServiceError(_("Choose two different players."), code="swap")
+        tables = [list(t) for t in rnd.proposal]
+        byes = list(rnd.byes)
+
+        def find(pid):
+            for ti, table in enumerate(tables):
+                if pid in table:
+                    return ("table", ti, table.index(pid))
+            if pid in byes:
+                return ("bye", byes.index(pid), None)
+            return None
+
+        where_a, where_b = find(player_a), find(player_b)
+        if where_a is None or where_b is None:
+            raise ServiceError(_("Choose two players of this round."), code="swap")
+        for where, pid in ((where_a, player_b), (where_b, player_a)):
+            if where[0] == "table":
+                tables[where[1]][where[2]] = pid
+            else:
+                byes[where[1]] = pid
+        before = {"tables": rnd.proposal, "byes": rnd.byes}
+        rnd.proposal, rnd.byes = tables, byes
+        rnd.save(update_fields=["proposal", "byes"])
+        names = dict(Player.objects.filter(pk__in=[player_a, player_b]).values_list("pk", "name"))
+        _audit(
+            rnd.tournament,
+            actor,
+            "players swapped",
+            before=before,
+            after={
+                "round": rnd.number,
+                "swapped": [names.get(player_a), names.get(player_b)],
+                "tables": tables,
+                "byes": byes,
+            },
+        )
+    return rnd
+
+
+def table_link_label(tournament: Tournament, round_number: int, table_number: int) -> str:
+    label = _("table %(t)d, round %(r)d") % {"t": table_number, "r": round_number}
+    return f"{label} · {tournament.name}"[:80]
+
+
+def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
+    """Start one match per table and issue each table's scoring link.
+    Returns {table_id: token}: the tokens cannot be shown again."""
+    tokens: dict[int, str] = {}
+    with transaction.atomic():
+        tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
+        tournament = _lock(tournament_id)
+        rnd = Round.objects.select_for_update().get(pk=round_id)
+        if rnd.status != Round.Status.PROPOSED:
+            raise ServiceError(_("This round is already published."), code="state")
+        seated_ids = [pid for table in rnd.proposal for pid in table]
+        dropped = set(
+            Entrant.objects.filter(
+                tournament=tournament, player_id__in=seated_ids, dropped_after_round__isnull=False
+            ).values_list("player_id", flat=True)
+        )
+        if dropped:  # cannot happen through the services (a drop re-proposes); refuse rather than guess
+            raise ServiceError(_("A player of this round has dropped: start the round again."), code="state")
+        names = dict(Player.objects.filter(pk__in=seated_ids).values_list("pk", "name"))
+        for number, seats in enumerate(rnd.proposal, start=1):
+            match = start_match(
+                game=tournament.game,
+                player_names=[names[pid] for pid in seats],
+                options=tournament.options,
+                actor=actor,
+            )
+            table = Table.objects.create(round=rnd, number=number, match=match)
+            _link, token = issue_link(
+                match_id=match.pk, label=table_link_label(tournament, rnd.number, number), actor=actor
+            )
+            tokens[table.pk] = token
+        Match.objects.filter(table__round=rnd).update(owner=tournament.owner)
+        now = timezone.now()
+        rnd.status = Round.Status.PLAYING
+        rnd.published_at = now
+        rnd.ends_at = now + timedelta(minutes=tournament.round_minutes) if tournament.round_minutes else None
+        rnd.save(update_fields=["status", "published_at", "ends_at"])
+        if tournament.status == Tournament.Status.REGISTRATION:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+        _audit(
+            tournament,
+            actor,
+            "round published",
+            after={
+                "round": rnd.number,
+                "tables": rnd.proposal,
+                "byes": rnd.byes,
+                "ends_at": rnd.ends_at.isoformat() if rnd.ends_at else None,
+            },
+        )
+        _complete_rounds(tournament)  # a round of byes only is over at once
+    return tokens
+
+
+def _complete_rounds(tournament: Tournament, actor: Actor = SYSTEM) -> list[Round]:
+    """Mark the playing rounds whose matches are all over as complete, and
+    the tournament as finished after its last planned round. Call inside a
+    transaction that holds the tournament's lock."""
+    done = list(
+        Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
+        .annotate(tables_open=Count("tables", filter=Q(tables__match__status=Match.Status.IN_PROGRESS)))
+        .filter(tables_open=0)
+    )
+    now = timezone.now()
+    for rnd in done:
+        rnd.status = Round.Status.COMPLETE
+        rnd.completed_at = now
+        rnd.save(update_fields=["status", "completed_at"])
+        _audit(tournament, actor, "round completed", after={"round": rnd.number})
+    if tournament.status != Tournament.Status.FINISHED and tournament.planned_rounds:
+        complete = Round.objects.filter(tournament=tournament, status=Round.Status.COMPLETE).count()
+        if complete >= tournament.planned_rounds:
+            tournament.status = Tournament.Status.FINISHED
+            tournament.save(update_fields=["status"])
+            _audit(tournament, actor, "tournament finished")
+    return done
+
+
+def complete_rounds(*, tournament_id: int, actor: Actor = SYSTEM) -> list[Round]:
+    """Store what the matches say: rounds whose tables are all over are
+    complete. Writes only when something changed."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        return []
+    open_rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
+    if (
+        not open_rounds.annotate(tables_open=Count("tables", filter=Q(tables__match__status=Match.Status.IN_PROGRESS)))
+        .filter(tables_open=0)
+        .exists()
+    ):
+        return []
+    with transaction.atomic():
+        return _complete_rounds(_lock(tournament_id), actor)
+
+
+# ------------------------------------------------------------ ending early
+
+
+def end_table_early(*, table_id: int, actor: Actor) -> Match:
+    """Finish the table's match now: the current totals decide."""
+    with transaction.atomic():
+        table = Table.objects.select_related("round__tournament").get(pk=table_id)
+        rnd = table.round
+        if rnd.status != Round.Status.PLAYING:
+            raise ServiceError(_("Only a table of the round being played can be ended."), code="state")
+        match = Match.objects.select_for_update().get(pk=table.match_id)
+        if match.status != Match.Status.IN_PROGRESS:
+            raise ServiceError(_("This table's match is already over."), code="state")
+        totals = list(match.totals) or [0] * match.seats.count()
+        best = max(totals)
+        winners = [i for i, total in enumerate(totals) if total == best]
+        before = {
+            "status": match.status,
+            "totals": totals,
+            "hands_played": match.hands_played,
+            "pending_bidding": match.pending_bidding,
+        }
+        now = timezone.now()
+        match.status = Match.Status.FINISHED
+        match.winners = winners
+        match.totals = totals
+        match.finished_at = now
+        match.pending_bidding = None  # a hand not completed does not count
+        match.version += 1
+        match.save(
+            update_fields=["status", "winners", "totals", "finished_at", "pending_bidding", "version", "updated_at"]
+        )
+        Table.objects.filter(pk=table.pk).update(ended_early_at=now)
+        after = {"round": rnd.number, "table": table.number, "totals": totals, "winners": winners}
+        record(actor, "ended early", match=match, before=before, after=after)
+        _audit(rnd.tournament, actor, "table ended early", before=before, after=after)
+    return match

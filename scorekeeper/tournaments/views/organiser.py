@@ -1,0 +1,373 @@
+"""The organiser's pages of a tournament: create, register, drop, rounds
+(propose, swap, publish), table cards and links, ending a table early.
+Every view checks ``tournament_organiser_required`` (403 and nothing
+changed otherwise)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ...access.decorators import tournament_organiser_required
+from ...access.qr import qr_svg
+from ...audit import Actor
+from ...errors import ServiceError
+from ...matches.forms import parse_options, plain_int
+from ...models import Entrant, Round, Table, Tournament
+from ...scoring import GAMES, game_specs, get_game
+from .. import links, selectors, services
+from ..formats import SEATED_FORMATS, formats_for
+
+UNPROCESSABLE = 422  # a field is wrong
+CONFLICT = 409  # the tournament is not in a state that allows it (a round is being played, ...)
+
+
+def _status_for(error: ServiceError) -> int:
+    return CONFLICT if error.code == "state" else UNPROCESSABLE
+
+
+@login_required
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/list.html", {"tournaments": selectors.tournaments_for(request.user)})
+
+
+# -------------------------------------------------------------------- new
+
+
+def _parse_int(data, name: str, errors: dict, label: str) -> int | None:
+    raw = (data.get(name) or "").strip()
+    if not raw:
+        return None
+    number = plain_int(raw)
+    if number is None:
+        errors[name] = _("%(what)s: enter a whole number.") % {"what": label}
+    return number
+
+
+FIELD_FOR_CODE = {
+    "name": "name",
+    "game": "game",
+    "format": "format",
+    "rounds": "rounds",
+    "round_minutes": "round_minutes",
+    "table_size": "table_size",
+    "options": "options",
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    data = request.POST if request.method == "POST" else request.GET
+    game_id = data.get("game")
+    if game_id not in GAMES:
+        choices = [(spec, formats_for(spec.id)) for spec in game_specs()]
+        return render(request, "tournaments/new.html", {"games": choices, "spec": None})
+    spec = get_game(game_id).spec
+    parsed = parse_options(spec, data)
+    formats = [(value, label) for value, label in Tournament.Format.choices if value in formats_for(game_id)]
+    posted = request.method == "POST"
+    context = {
+        "spec": spec,
+        "formats": formats,
+        "values": {
+            "name": data.get("name", ""),
+            "format": data.get("format", formats[0][0]),
+            "rounds": data.get("rounds", ""),
+            "round_minutes": data.get("round_minutes", ""),
+            "table_size": data.get("table_size", "4"),
+            "is_public": (data.get("is_public") is not None) if posted else True,
+        },
+        "seated": formats_for(game_id) == SEATED_FORMATS,
+        "options": [(o, parsed.values[o.name] if posted else o.default) for o in spec.options],
+        "errors": {},
+    }
+    if not posted:
+        return render(request, "tournaments/new.html", context)
+    errors: dict[str, str] = dict(parsed.errors)
+    rounds = _parse_int(data, "rounds", errors, _("Number of rounds"))
+    minutes = _parse_int(data, "round_minutes", errors, _("Round time limit"))
+    table_size = _parse_int(data, "table_size", errors, _("Preferred table size"))
+    if errors:
+        context["errors"] = errors
+        return render(request, "tournaments/new.html", context, status=UNPROCESSABLE)
+    try:
+        tournament = services.create_tournament(
+            name=data.get("name", ""),
+            game=game_id,
+            format=data.get("format", ""),
+            options=parsed.values,
+            rounds=rounds,
+            round_minutes=minutes,
+            table_size=table_size,
+            is_public=context["values"]["is_public"],
+            actor=Actor.organiser(request.user),
+        )
+    except ServiceError as e:
+        field = FIELD_FOR_CODE.get(e.code)
+        if field:
+            context["errors"] = {field: e.message}
+        else:
+            context["error"] = e.message
+        return render(request, "tournaments/new.html", context, status=UNPROCESSABLE)
+    messages.success(request, _("Tournament created. Register the players, then start round 1."))
+    return redirect(tournament)
+
+
+# -------------------------------------------------------------- dashboard
+
+
+@require_GET
+@tournament_organiser_required
+def dashboard(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    services.complete_rounds(tournament_id=tournament.pk, actor=actor)
+    tournament.refresh_from_db()
+    return _render_dashboard(request, tournament)
+
+
+def _render_dashboard(
+    request, tournament: Tournament, *, error: str | None = None, status: int = 200, names: str = ""
+) -> HttpResponse:
+    data = selectors.load_tournament(tournament)
+    entrants = [
+        {**e, "can_drop": e["dropped_after_round"] is None and tournament.status != Tournament.Status.FINISHED}
+        for e in data.entrants
+    ]
+    context = {
+        "tournament": tournament,
+        "data": data,
+        "step": selectors.next_step(data),
+        "current": data.current_view,
+        "entrants": entrants,
+        "active_count": sum(1 for e in data.entrants if e["dropped_after_round"] is None),
+        "can_register": selectors.can_register(data),
+        "error": error,
+        "names": names,
+        "now": timezone.now(),
+    }
+    return render(request, "tournaments/dashboard.html", context, status=status)
+
+
+@require_POST
+@tournament_organiser_required
+def register(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    text = request.POST.get("names", "")
+    try:
+        result = services.register_players(tournament_id=tournament.pk, text=text, actor=actor)
+    except ServiceError as e:
+        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e), names=text)
+    if result.added:
+        messages.success(request, _("Registered: %(names)s.") % {"names": ", ".join(result.added)})
+    if result.already:
+        messages.info(request, _("Already registered: %(names)s.") % {"names": ", ".join(result.already)})
+    if result.duplicates:
+        messages.info(request, _("Given twice, registered once: %(names)s.") % {"names": ", ".join(result.duplicates)})
+    if result.errors:
+        messages.error(request, _("Not registered: %(names)s") % {"names": "; ".join(result.errors)})
+    return redirect(tournament)
+
+
+@require_POST
+@tournament_organiser_required
+def drop(request: HttpRequest, tournament: Tournament, entrant_id: int, actor: Actor) -> HttpResponse:
+    entrant = get_object_or_404(Entrant, pk=entrant_id, tournament=tournament)
+    try:
+        services.drop_entrant(tournament_id=tournament.pk, entrant_id=entrant.pk, actor=actor)
+    except ServiceError as e:
+        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e))
+    messages.success(
+        request, _("%(name)s dropped: not paired again; results so far stay.") % {"name": entrant.player.name}
+    )
+    return redirect(tournament)
+
+
+# ----------------------------------------------------------------- rounds
+
+
+@require_POST
+@tournament_organiser_required
+def start_round(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    try:
+        rnd = services.propose_round(tournament_id=tournament.pk, actor=actor)
+    except ServiceError as e:
+        tournament.refresh_from_db()
+        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e))
+    return redirect("tournament_round", tournament.pk, rnd.pk)
+
+
+@require_GET
+@tournament_organiser_required
+def round_review(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    return _render_review(request, tournament, rnd)
+
+
+def _render_review(request, tournament, rnd, *, error=None, status=200):
+    if rnd.status != Round.Status.PROPOSED:
+        return redirect("tournament_cards", tournament.pk)
+    data = selectors.load_tournament(tournament)
+    names = data.names
+    tables = [
+        {"number": k, "seats": [(pid, names.get(pid, "?")) for pid in seats]}
+        for k, seats in enumerate(rnd.proposal, start=1)
+    ]
+    byes = [(pid, names.get(pid, "?")) for pid in rnd.byes]
+    choices = [
+        (pid, _("%(name)s (table %(t)d, seat %(s)d)") % {"name": name, "t": table["number"], "s": seat})
+        for table in tables
+        for seat, (pid, name) in enumerate(table["seats"], start=1)
+    ] + [(pid, _("%(name)s (bye)") % {"name": name}) for pid, name in byes]
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "tables": tables,
+        "byes": byes,
+        "choices": choices,
+        "error": error,
+    }
+    return render(request, "tournaments/round.html", context, status=status)
+
+
+@require_POST
+@tournament_organiser_required
+def swap(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    a, b = plain_int(request.POST.get("player_a")), plain_int(request.POST.get("player_b"))
+    if a is None or b is None:
+        return _render_review(request, tournament, rnd, error=_("Choose two players."), status=UNPROCESSABLE)
+    try:
+        services.swap_players(round_id=rnd.pk, player_a=a, player_b=b, actor=actor)
+    except ServiceError as e:
+        rnd.refresh_from_db()
+        return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
+    messages.success(request, _("Swapped."))
+    return redirect("tournament_round", tournament.pk, rnd.pk)
+
+
+@require_POST
+@tournament_organiser_required
+def publish(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    try:
+        tokens = services.publish_round(round_id=rnd.pk, actor=actor)
+    except ServiceError as e:
+        rnd.refresh_from_db()
+        if rnd.status != Round.Status.PROPOSED:
+            messages.error(request, e.message)
+            return redirect(tournament)
+        return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
+    links.remember_tokens(request.session, rnd.pk, tokens)
+    messages.success(
+        request,
+        _("Round %(n)d published. Print the table cards now: the links are shown only here.") % {"n": rnd.number},
+    )
+    return redirect(f"{reverse('tournament_cards', args=[tournament.pk])}?round={rnd.number}")
+
+
+# ------------------------------------------------------------ table cards
+
+
+@require_GET
+@tournament_organiser_required
+def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    data = selectors.load_tournament(tournament)
+    rnd = data.current
+    wanted = plain_int(request.GET.get("round"))
+    if wanted is not None:
+        rnd = next((r for r in data.published if r.number == wanted), rnd)
+    view = data.round_view(rnd)
+    cards, missing = [], 0
+    if view is not None:
+        tokens = links.active_tokens(rnd.pk, links.session_tokens(request.session, rnd.pk))
+        for table in view.tables:
+            token = tokens.get(table.id)
+            url = request.build_absolute_uri(reverse("open_link", args=[token])) if token else None
+            missing += token is None
+            cards.append({"table": table, "url": url, "qr": qr_svg(url) if url else None})
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "view": view,
+        "cards": cards,
+        "missing": missing,
+        "rounds": data.published,
+    }
+    return render(request, "tournaments/cards.html", context)
+
+
+@require_POST
+@tournament_organiser_required
+def round_links(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    """Issue new links for all tables of a round (the old ones stop working)."""
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    try:
+        tokens = links.reissue_round_links(round_id=rnd.pk, actor=actor)
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return redirect(tournament)
+    links.remember_tokens(request.session, rnd.pk, tokens)
+    messages.success(
+        request, _("New links issued for all %(n)d tables; the old ones no longer work.") % {"n": len(tokens)}
+    )
+    return redirect(f"{reverse('tournament_cards', args=[tournament.pk])}?round={rnd.number}")
+
+
+@require_POST
+@tournament_organiser_required
+def table_link(request: HttpRequest, tournament: Tournament, table_id: int, actor: Actor) -> HttpResponse:
+    """``action=reissue`` (revoke and issue a new link) or ``action=revoke``."""
+    table = get_object_or_404(Table.objects.select_related("round"), pk=table_id, round__tournament=tournament)
+    action = request.POST.get("action")
+    if action == "revoke":
+        count = links.revoke_table_links(table_id=table.pk, actor=actor)
+        messages.success(
+            request,
+            _("Table %(t)d: %(n)d link(s) revoked. No device can score it until you issue a new link.")
+            % {"t": table.number, "n": count},
+        )
+        return redirect(tournament)
+    if action != "reissue":
+        return _render_dashboard(request, tournament, error=_("Unknown action."), status=UNPROCESSABLE)
+    token = links.reissue_table_link(table_id=table.pk, actor=actor)
+    links.remember_tokens(request.session, table.round_id, {table.pk: token})
+    messages.success(request, _("Table %(t)d has a new link; the old one no longer works.") % {"t": table.number})
+    return redirect(
+        f"{reverse('tournament_cards', args=[tournament.pk])}?round={table.round.number}#table-{table.number}"
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_organiser_required
+def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor: Actor) -> HttpResponse:
+    """Confirm, then end a table's match now: the current totals decide."""
+    table = get_object_or_404(Table.objects.select_related("round", "match"), pk=table_id, round__tournament=tournament)
+    if request.method == "POST":
+        try:
+            services.end_table_early(table_id=table.pk, actor=actor)
+        except ServiceError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, _("Table %(t)d ended: the current totals decide.") % {"t": table.number})
+        return redirect(tournament)
+    data = selectors.load_tournament(tournament)
+    view = next((t for t in data.tables_by_round.get(table.round_id, []) if t.id == table.pk), None)
+    leaders = []
+    if view is not None and view.seats:
+        best = max(s.total for s in view.seats)
+        leaders = [s.name for s in view.seats if s.total == best]
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "view": view,
+        "leaders": leaders,
+        "two_player": data.two_player,
+        "now": timezone.now(),
+    }
+    return render(request, "tournaments/end_table.html", context)

@@ -1,0 +1,103 @@
+"""The pages everyone may see while a tournament is public: standings
+(polled by every screen in the room), "which table am I at?" and the CSV
+exports. Organisers only when the tournament is private."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.functional import SimpleLazyObject
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from ...access.decorators import public_or_organiser
+from ...models import Tournament
+from .. import exports, selectors
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@public_or_organiser
+def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    """The standings and the current round's tables. The screens poll every
+    5 s (htmx) with the ETag of the fragment they show: unchanged standings
+    answer 304. Worked out and drawn once per change (the generation), in
+    the cache. The whole page is always drawn (it carries a CSRF token)."""
+    big = request.GET.get("big") == "1"
+    generation = selectors.standings_generation(tournament.pk)
+    etag = quote_etag(f"{generation}-{int(big)}")
+    if request.htmx:
+        unchanged = get_conditional_response(request, etag=etag)
+        if unchanged is not None:
+            unchanged["ETag"] = etag
+            return unchanged
+    context = {
+        "tournament": tournament,
+        "is_organiser": is_organiser,
+        "big": big,
+        "generation": generation,
+        "poll_url": reverse("tournament_standings", args=[tournament.pk]) + ("?big=1" if big else ""),
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+        # Worked out only where the drawn fragment is not in the cache yet.
+        "standings": SimpleLazyObject(lambda: selectors.standings(tournament)),
+    }
+    if not request.htmx:
+        return render(request, "tournaments/standings.html", context)
+    response = render(request, "tournaments/standings.html#live", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@public_or_organiser
+def pairings(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    data = selectors.load_tournament(tournament)
+    view = data.current_view
+    query = (request.GET.get("q") or "").strip()[:60]
+    tables, byes = selectors.filter_tables(view, query)
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "tables": tables,
+        "byes": byes,
+        "q": query,
+        "is_organiser": is_organiser,
+        "two_player": data.two_player,
+    }
+    template = "tournaments/pairings.html#results" if request.htmx else "tournaments/pairings.html"
+    return render(request, template, context)
+
+
+@require_GET
+@public_or_organiser
+def standings_csv(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    rows = exports.standings_csv_rows(selectors.standings(tournament))
+    return _csv_response(rows, f"{_slug(tournament)}-standings.csv")
+
+
+@require_GET
+@public_or_organiser
+def results_csv(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
+    rows = exports.results_csv_rows(selectors.load_tournament(tournament))
+    return _csv_response(rows, f"{_slug(tournament)}-results.csv")
+
+
+def _csv_response(rows, filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for row in rows:
+        writer.writerow([exports.csv_safe(value) for value in row])
+    return response
+
+
+def _slug(tournament: Tournament) -> str:
+    return slugify(tournament.name)[:50] or f"tournament-{tournament.pk}"
