@@ -1,8 +1,8 @@
 """Scorekeeper settings, driven by the environment.
 
 DATABASE_URL  default: SQLite file db.sqlite3 in the project folder
-REDIS_URL     a shared cache for several app servers (default: each
-              process keeps its own, in memory)
+REDIS_URL     a shared cache for several app servers (default: files in
+              CACHE_DIR, .cache/django in the project folder)
 SECRET_KEY    required when DEBUG is off
 DEBUG         "1"/"true" to turn on (default on for local use)
 ALLOWED_HOSTS comma-separated (default: localhost names)
@@ -181,15 +181,15 @@ if not DEBUG:
     if env_bool("BEHIND_HTTPS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# The standings are looked at in the database at most this often per cache
-# (every screen in the room polls them); a poll after a change shows it
-# within this time.
+# The standings are looked up in the database at most this often (every
+# screen in the room polls them); a poll after a change shows it within
+# this time.
 STANDINGS_REFRESH_SECONDS = float(os.environ.get("STANDINGS_REFRESH_SECONDS", "3"))
 
-# One cache for what is worth keeping between requests: the standings'
-# generation and their drawn HTML. Each process keeps its own in memory,
-# or with REDIS_URL every app server shares one. Keys carry the database,
-# so one database's tournament 1 never shows for another's.
+# One cache for what is worth keeping between requests (the standings as
+# last drawn): files in CACHE_DIR, shared by the server's processes, or
+# with REDIS_URL one Redis shared by every app server. Keys carry the
+# database, so one database's tournament 1 never shows for another's.
 _DATABASE = DATABASES["default"]
 _KEY_PREFIX = hashlib.sha256(
     f"{_DATABASE['ENGINE']}|{_DATABASE.get('HOST')}|{_DATABASE.get('PORT')}|{_DATABASE['NAME']}".encode()
@@ -204,7 +204,13 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": _KEY_PREFIX}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("CACHE_DIR", str(BASE_DIR / ".cache" / "django")),
+            "KEY_PREFIX": _KEY_PREFIX,
+        }
+    }
 
 # Keep data uploads small: no form of ours needs more.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

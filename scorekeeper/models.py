@@ -55,6 +55,10 @@ class Match(models.Model):
     game = models.CharField(_("game"), max_length=GAME_ID_MAX_LENGTH)
     options = models.JSONField(_("options"), default=dict, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    # The players' names in seat order, as the seats hold them (kept with
+    # them when a match starts and when a player is renamed): the engine's
+    # "players", read with the match instead of a join on every hand.
+    player_names = models.JSONField(default=list, blank=True, editable=False)
     # Caches of the engine's result, for fast lists; the hands are the truth.
     totals = models.JSONField(default=list, blank=True)
     winners = models.JSONField(default=list, blank=True)
@@ -102,9 +106,9 @@ class Match(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.IN_PROGRESS
 
-    def engine_input(self, player_names: list[str], entries: list[dict]) -> dict:
+    def engine_input(self, entries: list[dict]) -> dict:
         """The dict scorekeeper.scoring.score_match takes (RULES.md 1.1)."""
-        return {"game": self.game, "players": player_names, "options": self.options, "hands": entries}
+        return {"game": self.game, "players": self.player_names, "options": self.options, "hands": entries}
 
 
 class Seat(models.Model):

@@ -9,11 +9,13 @@ engine's output.
 from __future__ import annotations
 
 import html
+import os
 import re
 import uuid
 from html.parser import HTMLParser
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
@@ -292,6 +294,13 @@ def form_values(page: str, form_id: str) -> dict[str, str]:
     reader.feed(page)
     assert reader.values, f"no form #{form_id} on the page"
     return reader.values
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_files(tmp_path_factory):
+    """The file cache in a folder of this test run's own (not the app's .cache)."""
+    if not os.environ.get("REDIS_URL"):
+        settings.CACHES["default"]["LOCATION"] = str(tmp_path_factory.mktemp("cache"))
 
 
 @pytest.fixture(autouse=True)

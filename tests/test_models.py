@@ -148,12 +148,24 @@ def test_entry_round_trips_exactly(make_match):
 
 def test_engine_input_is_the_rules_contract(make_match):
     match = make_match("spades", options={"target": 100})
-    assert match.engine_input(["Ann", "Bob"], []) == {
+    assert match.engine_input([]) == {
         "game": "spades",
         "players": ["Ann", "Bob"],
         "options": {"target": 100},
         "hands": [],
     }
+
+
+def test_a_match_keeps_its_players_names_in_seat_order_through_a_rename(make_match):
+    from scorekeeper.players.services import rename_player
+
+    match = make_match("ohhell", names=["Dan", "Ann", "Cat", "Bob"])
+    assert match.player_names == ["Dan", "Ann", "Cat", "Bob"]
+    rename_player(player_id=Player.objects.get(name="Cat").pk, name="Catherine")
+    match.refresh_from_db()
+    assert match.player_names == ["Dan", "Ann", "Catherine", "Bob"]
+    seats = list(match.seats.order_by("position").values_list("player__name", flat=True))
+    assert seats == match.player_names
 
 
 def test_new_match_defaults(make_match):

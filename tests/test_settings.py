@@ -33,7 +33,7 @@ def test_the_cache_is_redis_exactly_when_redis_url_is_set():
     if os.environ.get("REDIS_URL"):
         assert backend == "django.core.cache.backends.redis.RedisCache"
     else:
-        assert backend == "django.core.cache.backends.locmem.LocMemCache"
+        assert backend == "django.core.cache.backends.filebased.FileBasedCache"  # shared by the server's processes
     key = f"settings-test-{uuid.uuid4().hex}"
     cache.set(key, {"totals": [71, 41]}, timeout=30)
     assert cache.get(key) == {"totals": [71, 41]}

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from ..audit import Actor
 from ..models import Match, Tournament
-from .permissions import is_organiser_of, is_tournament_organiser, scorer
+from .permissions import is_organiser_of, is_tournament_organiser, match_and_scorer
 
 FORBIDDEN = 403
 
@@ -26,8 +27,9 @@ def scorer_required(view):
 
     @wraps(view)
     def wrapper(request, match_id, *args, **kwargs):
-        match = get_object_or_404(Match, pk=match_id)
-        actor = scorer(request, match)
+        match, actor = match_and_scorer(request, match_id)
+        if match is None:
+            raise Http404("No such match")
         if actor is None:
             return refuse(request)
         return view(request, match, *args, actor=actor, **kwargs)

@@ -45,11 +45,16 @@ def granted_ids(request: HttpRequest) -> list[int]:
 
 
 def active_link(request: HttpRequest, match_id: int) -> AccessLink | None:
-    """The unrevoked link of this match that this device exchanged, if any."""
+    """The unrevoked link of this match that this device exchanged, if any
+    (with its match)."""
     ids = granted_ids(request)
     if not ids:
         return None
-    return AccessLink.objects.filter(match_id=match_id, pk__in=ids, revoked_at__isnull=True).first()
+    return (
+        AccessLink.objects.select_related("match")
+        .filter(match_id=match_id, pk__in=ids, revoked_at__isnull=True)
+        .first()
+    )
 
 
 def grant(request: HttpRequest, response: HttpResponse, link: AccessLink) -> None:

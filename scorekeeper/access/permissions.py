@@ -50,6 +50,17 @@ def scorer(request: HttpRequest, match: Match) -> Actor | None:
     return Actor.device(link) if link else None
 
 
+def match_and_scorer(request: HttpRequest, match_id: int) -> tuple[Match | None, Actor | None]:
+    """The match (None: there is none) and who may score it from this
+    request. A table device's link brings its match along: one query."""
+    if not request.user.is_authenticated:
+        link = active_link(request, match_id)
+        if link is not None:
+            return link.match, Actor.device(link)
+    match = Match.objects.filter(pk=match_id).first()
+    return match, (scorer(request, match) if match else None)
+
+
 @dataclass(frozen=True)
 class Viewer:
     """What the person looking at a score sheet may do there."""

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..audit import Actor
 from ..errors import ServiceError
-from ..matches.selectors import player_names
 from ..models import AccessLink, Match
 from . import services
 from .decorators import organiser_required
@@ -66,7 +65,7 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
         response = redirect(link.match)
         grant(request, response, link)
         return response
-    context = {"link": link, "match": link.match, "names": player_names(link.match)}
+    context = {"link": link, "match": link.match, "names": link.match.player_names}
     return render(request, "access/link_open.html", context)
 
 
@@ -74,7 +73,7 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
 @organiser_required
 def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     """Issue, list and revoke the links that let other devices score."""
-    context = {"match": match, "names": player_names(match)}
+    context = {"match": match, "names": match.player_names}
     if request.method == "POST":
         label = (request.POST.get("label") or _("shared link")).strip()
         _link, token = services.issue_link(match_id=match.pk, label=label, actor=actor)

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
-from ..models import AuditEvent, Hand, Match, Player, Seat, Table
+from ..models import AuditEvent, Hand, Match, Table
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from .forms import bidding_stamp
 
@@ -55,7 +54,6 @@ class ScoreSheet:
 
     match: Match
     spec: GameSpec
-    players: list[Player]
     rows: list[HistoryRow]  # hand 1 first
     totals: list[int]
     finished: bool
@@ -68,12 +66,13 @@ class ScoreSheet:
 
     @property
     def names(self) -> list[str]:
-        return [p.name for p in self.players]
+        return self.match.player_names
 
-    @property
+    @cached_property
     def table(self) -> Table | None:
-        """The tournament table this match is played at, if any."""
-        return getattr(self.match, "table", None)  # no table: a casual match
+        """The tournament table this match is played at, if any: a query,
+        made only by the parts of the sheet that show it."""
+        return Table.objects.select_related("round__tournament").filter(match_id=self.match.pk).first()
 
     @property
     def tournament(self):
@@ -143,23 +142,22 @@ class ScoreSheet:
 
     @property
     def engine_input(self) -> dict:
-        return self.match.engine_input(self.names, [row.entry for row in self.rows])
+        return self.match.engine_input([row.entry for row in self.rows])
 
 
 def score_sheet(match_id: int) -> ScoreSheet:
-    """The whole sheet of one match in 3 queries. Raises Match.DoesNotExist."""
-    match = Match.objects.select_related("table__round__tournament").get(pk=match_id)
-    players = [seat.player for seat in Seat.objects.filter(match=match).select_related("player").order_by("position")]
+    """The whole sheet of one match in 2 queries. Raises Match.DoesNotExist."""
+    match = Match.objects.get(pk=match_id)
     hands = list(Hand.objects.filter(match=match).order_by("number").values_list("number", "entry"))
-    return _work_out(match, players, hands)
+    return _work_out(match, hands)
 
 
-def _work_out(match: Match, players: list[Player], hands: list[tuple[int, dict]]) -> ScoreSheet:
-    names, entries = [p.name for p in players], [entry for _number, entry in hands]
+def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:
+    names, entries = match.player_names, [entry for _number, entry in hands]
     broken = None
     hints: dict = {}
     try:
-        result, hints = score_with_hints(match.engine_input(names, entries), match.pending_bidding)
+        result, hints = score_with_hints(match.engine_input(entries), match.pending_bidding)
     except InvalidHand as error:
         # Stored hands were legal when saved; only a stricter rule could get
         # here. Show the hands before the bad one scored, the rest as typed,
@@ -168,7 +166,7 @@ def _work_out(match: Match, players: list[Player], hands: list[tuple[int, dict]]
         if error.hand_index is None:  # players or options: nothing can be scored
             result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": []}
         else:
-            result = score_match(match.engine_input(names, entries[: error.hand_index]))
+            result = score_match(match.engine_input(entries[: error.hand_index]))
         result["next_hand"] = None
     rows = []
     for index, (number, entry) in enumerate(hands):
@@ -186,7 +184,6 @@ def _work_out(match: Match, players: list[Player], hands: list[tuple[int, dict]]
     return ScoreSheet(
         match=match,
         spec=get_game(match.game).spec,
-        players=players,
         rows=rows,
         totals=result["totals"],
         finished=finished,
@@ -201,9 +198,8 @@ def _work_out(match: Match, players: list[Player], hands: list[tuple[int, dict]]
 
 def entry_context(match: Match) -> tuple[GameSpec, list[str]]:
     """What parsing a hand of this match needs: the game's spec and the
-    players' names in seat order (one query)."""
-    names = list(Seat.objects.filter(match=match).order_by("position").values_list("player__name", flat=True))
-    return get_game(match.game).spec, names
+    players' names in seat order."""
+    return get_game(match.game).spec, match.player_names
 
 
 def last_bidding_change(match_id: int) -> AuditEvent | None:
@@ -221,10 +217,8 @@ def match_version(match_id: int) -> int | None:
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:
-    """In-progress matches first, then recent finished ones, each with its
-    seats and players in two more queries."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    base = Match.objects.prefetch_related(seats).order_by("-updated_at")
+    """In-progress matches first, then recent finished ones: a query each."""
+    base = Match.objects.order_by("-updated_at")
     return {
         "in_progress": list(base.filter(status=Match.Status.IN_PROGRESS)[:limit]),
         "finished": list(base.filter(status=Match.Status.FINISHED)[:limit]),
@@ -237,5 +231,4 @@ def match_history(match: Match) -> list[AuditEvent]:
     return list(match.audit_events.select_related("user").order_by("-at", "-id"))
 
 
-def player_names(match: Match) -> list[str]:
-    return list(match.seats.order_by("position").values_list("player__name", flat=True))
+

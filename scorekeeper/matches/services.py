@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
@@ -58,7 +59,12 @@ def start_match(
     with transaction.atomic():
         players = [get_or_create_player(n) for n in names]
         match = Match.objects.create(
-            game=game, options=options, totals=[0] * len(players), owner=actor.user, previous=previous
+            game=game,
+            options=options,
+            player_names=[p.name for p in players],
+            totals=[0] * len(players),
+            owner=actor.user,
+            previous=previous,
         )
         Seat.objects.bulk_create(Seat(match=match, player=p, position=i) for i, p in enumerate(players))
         record(actor, "match started", match=match, after={"players": [p.name for p in players], "options": options})
@@ -74,7 +80,7 @@ def play_again(*, match_id: int, actor: Actor = SYSTEM) -> Match:
     earlier = match.rematches.order_by("-created_at").first()
     if earlier is not None:
         return earlier
-    names = list(match.seats.order_by("position").values_list("player__name", flat=True))
+    names = match.player_names
     return start_match(
         game=match.game, player_names=names[1:] + names[:1], options=match.options, actor=actor, previous=match
     )
@@ -89,14 +95,14 @@ def save_bidding(
 ) -> Match:
     """Record the bids (or contract) of hand ``number`` before it is
     played. ``bidding_in_force``: the bids the page showed (None: none)."""
-    match, names, entries = _lock(match_id)
+    match, entries, _keys = _lock(match_id)
     _require_open(match)
     _require_next_hand(match, number)
     if match.pending_bidding == bidding:
         return match  # already in force (a double tap): nothing to write
-    _require_bidding_in_force(match, names, bidding_in_force)
+    _require_bidding_in_force(match, bidding_in_force)
     try:
-        check_bidding(match.engine_input(names, entries), bidding)
+        check_bidding(match.engine_input(entries), bidding)
     except InvalidHand as error:
         raise ServiceError(str(error)) from None
     before = match.pending_bidding
@@ -108,12 +114,12 @@ def save_bidding(
 
 @transaction.atomic
 def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM) -> Match:
-    match, names, _entries = _lock(match_id)
+    match, _entries, _keys = _lock(match_id)
     _require_open(match)
     _require_next_hand(match, number)
     if match.pending_bidding is None:
         return match  # already cleared
-    _require_bidding_in_force(match, names, bidding_in_force)
+    _require_bidding_in_force(match, bidding_in_force)
     before = match.pending_bidding
     match.pending_bidding = None
     _save(match, ["pending_bidding"])
@@ -135,14 +141,13 @@ def record_hand(
     ``client_key`` returns the hand saved the first time and writes
     nothing. If another device saved that hand first, or saved or changed
     the bids since the page was drawn, nothing is written."""
-    match, names, entries = _lock(match_id)
-    earlier = Hand.objects.filter(match=match, client_key=client_key).first()
-    if earlier is not None:
-        return HandSaved(match, earlier, created=False)
+    match, entries, keys = _lock(match_id)
+    if client_key in keys:
+        return HandSaved(match, Hand.objects.get(match=match, client_key=client_key), created=False)
     _require_open(match)
     _require_next_hand(match, number)
-    _require_bidding_in_force(match, names, bidding_in_force)
-    result = _score(match.engine_input(names, [*entries, entry]))
+    _require_bidding_in_force(match, bidding_in_force)
+    result = _score(match.engine_input([*entries, entry]))
     hand = Hand.objects.create(match=match, number=number, entry=entry, client_key=client_key)
     match.pending_bidding = None
     _apply_result(match, result)
@@ -161,14 +166,14 @@ def edit_hand(
     """Replace a past hand and re-score every hand after it. Refused if the
     match changed since the editor loaded it (``version``), or if a later
     hand becomes illegal (the engine's message names it)."""
-    match, names, entries = _lock(match_id)
+    match, entries, _keys = _lock(match_id)
     _require_not_abandoned(match)
     _require_version(match, version)
     if not 1 <= number <= len(entries):
         raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
     before = entries[number - 1]
     changed = [*entries[: number - 1], entry, *entries[number:]]
-    result = _score(match.engine_input(names, changed))
+    result = _score(match.engine_input(changed))
     Hand.objects.filter(match=match, number=number).update(entry=entry, updated_at=timezone.now())
     if result["finished"]:
         match.pending_bidding = None
@@ -195,12 +200,12 @@ def restore_hand(*, match_id: int, event_id: int, which: str, version: int, acto
 
 @transaction.atomic
 def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Match:
-    match, names, entries = _lock(match_id)
+    match, entries, _keys = _lock(match_id)
     _require_not_abandoned(match)
     _require_version(match, version)
     if not entries:
         raise ServiceError(_("There is no hand to undo."))
-    result = _score(match.engine_input(names, entries[:-1]))
+    result = _score(match.engine_input(entries[:-1]))
     Hand.objects.filter(match=match, number=len(entries)).delete()
     match.pending_bidding = None  # bids made for the hand after the undone one
     _apply_result(match, result)
@@ -237,12 +242,17 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
 # ------------------------------------------------------------------- helpers
 
 
-def _lock(match_id: int) -> tuple[Match, list[str], list[dict]]:
+class Locked(NamedTuple):
+    match: Match
+    entries: list[dict]  # hand 1 first
+    keys: set[str]  # the one-time keys of the hands saved
+
+
+def _lock(match_id: int) -> Locked:
     """Lock the match row for this transaction and load what the engine needs."""
     match = Match.objects.select_for_update().get(pk=match_id)
-    names = list(Seat.objects.filter(match=match).order_by("position").values_list("player__name", flat=True))
-    entries = list(Hand.objects.filter(match=match).order_by("number").values_list("entry", flat=True))
-    return match, names, entries
+    hands = list(Hand.objects.filter(match=match).order_by("number").values_list("entry", "client_key"))
+    return Locked(match, [entry for entry, _key in hands], {key for _entry, key in hands})
 
 
 def _score(engine_input: dict) -> dict:
@@ -275,7 +285,7 @@ def _require_next_hand(match: Match, number: int) -> None:
         )
 
 
-def _require_bidding_in_force(match: Match, names: list[str], shown: dict | None) -> None:
+def _require_bidding_in_force(match: Match, shown: dict | None) -> None:
     """The bids the page showed must still be the ones in force."""
     if match.pending_bidding == shown:
         return
@@ -288,7 +298,7 @@ def _require_bidding_in_force(match: Match, names: list[str], shown: dict | None
         message = _("%(who)s saved the %(noun)s %(bids)s %(when)s.") % {
             "who": who,
             "noun": spec.bidding_noun,
-            "bids": describe_bidding(spec, names, match.pending_bidding),
+            "bids": describe_bidding(spec, match.player_names, match.pending_bidding),
             "when": when,
         }
     raise ServiceError(

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
-from ..models import NAME_MAX_LENGTH, Player, Tournament, name_key
+from ..models import NAME_MAX_LENGTH, Player, Seat, Tournament, name_key
 
 
 def clean_player_name(name: Any) -> str:
@@ -56,6 +56,10 @@ def rename_player(*, player_id: int, name: str, actor: Actor = SYSTEM) -> Player
     before = player.name
     player.name = name
     player.save(update_fields=["name", "key"])
+    for seat in Seat.objects.filter(player=player).select_related("match"):  # the names each match keeps
+        match = seat.match
+        match.player_names = [name if i == seat.position else old for i, old in enumerate(match.player_names)]
+        match.save(update_fields=["player_names"])
     # Recorded in each tournament the player is in as well: that moves the
     # tournament's standings generation, so its screens show the new name.
     for tournament in [None, *Tournament.objects.filter(entrants__player=player)]:

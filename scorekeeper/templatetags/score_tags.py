@@ -120,14 +120,19 @@ _STEPPER = """<div class="stepper{has_error}">
 </div>"""
 
 
+def _options(choices) -> list[tuple[str, str, str]]:
+    """(value, '<option value="…"', '>label</option>') of each choice,
+    escaped once for all the steppers that offer them."""
+    return [(str(value), f'<option value="{escape(value)}"', f">{escape(text)}</option>") for value, text in choices]
+
+
 @register.simple_tag
-def stepper(input, label, choices, current=None, error=None, auto=False):
+def stepper(input, label, choices, current=None, error=None, auto=False, options=None):
     """{% stepper "bids_0" "Ann" choices current error %}: one number input.
     ``auto``: app.js fills it in as the rest of its fieldset's total."""
     current = "" if current is None else str(current)
-    options = "".join(
-        f'<option value="{escape(value)}"{" selected" if str(value) == current else ""}>{escape(text)}</option>'
-        for value, text in choices
+    picked = "".join(
+        f"{start}{' selected' if value == current else ''}{end}" for value, start, end in options or _options(choices)
     )
     name = escape(input)
     return mark_safe(
@@ -137,7 +142,7 @@ def stepper(input, label, choices, current=None, error=None, auto=False):
             has_error=" has-error" if error else "",
             auto=" data-auto" if auto else "",
             invalid=f' aria-invalid="true" aria-describedby="err-{name}"' if error else "",
-            options=options,
+            options=picked,
             message=f'\n  <p id="err-{name}" class="field-error">{escape(error)}</p>' if error else "",
         )
     )
@@ -148,10 +153,10 @@ def seat_steppers(field, seats, names, choices, values, errors, fill_last=False)
     """{% seat_steppers "bids" hints.bidding_order sheet.names choices values errors %}:
     one stepper per player, in ``seats`` order, named "bids_<seat>".
     ``fill_last``: app.js fills the last one in as the rest of the total."""
-    values, errors = values or {}, errors or {}
+    values, errors, options = values or {}, errors or {}, _options(choices)
     steppers = []
     for i, seat in enumerate(seats):
         name = f"{field}_{seat}"
         auto = fill_last and i == len(seats) - 1
-        steppers.append(stepper(name, names[seat], choices, values.get(name), errors.get(name), auto=auto))
+        steppers.append(stepper(name, names[seat], choices, values.get(name), errors.get(name), auto, options))
     return mark_safe("\n".join(steppers))

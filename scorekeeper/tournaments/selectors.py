@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
 
@@ -299,20 +297,12 @@ def standings_generation(tournament_id: int) -> str:
     written (every write bumps its version in the same transaction, so the
     sum only grows and never misses a write that commits late) or any
     tournament-level event (round published or completed, registration,
-    drop). The drawn standings are cached under it. Looked up in the
-    database at most every STANDINGS_REFRESH_SECONDS (two small queries):
-    every screen in the room polls, and during play some table saves a hand
-    every moment."""
-    key = f"tournament-{tournament_id}-standings-generation"
-    generation = cache.get(key)
-    if generation is None:
-        matches = Match.objects.filter(table__round__tournament_id=tournament_id).aggregate(
-            versions=Sum("version"), count=Count("id")
-        )
-        events = AuditEvent.objects.filter(tournament_id=tournament_id).count()
-        generation = f"{matches['versions'] or 0}.{matches['count']}.{events}"
-        cache.set(key, generation, timeout=settings.STANDINGS_REFRESH_SECONDS)
-    return generation
+    drop, a player renamed). Two small queries."""
+    matches = Match.objects.filter(table__round__tournament_id=tournament_id).aggregate(
+        versions=Sum("version"), count=Count("id")
+    )
+    events = AuditEvent.objects.filter(tournament_id=tournament_id).count()
+    return f"{matches['versions'] or 0}.{matches['count']}.{events}"
 
 
 def number_shown(value: Any) -> Any:

@@ -337,7 +337,6 @@ def test_ohhell_edit_with_tricks_not_adding_up_is_refused(make_match):
 
 def engine_bidding_error(match: Match, bidding: dict) -> str:
     """The message the engine itself gives for this bidding."""
-    names = list(match.seats.order_by("position").values_list("player__name", flat=True))
     with pytest.raises(InvalidHand) as info:
-        check_bidding(match.engine_input(names, entries(match)), bidding)
+        check_bidding(match.engine_input(entries(match)), bidding)
     return str(info.value)

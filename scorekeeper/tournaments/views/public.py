@@ -5,13 +5,14 @@ exports. Organisers only when the tournament is private."""
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, quote_etag
-from django.utils.functional import SimpleLazyObject
+from django.utils.cache import get_conditional_response, patch_vary_headers, quote_etag
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
@@ -19,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 from ...access.decorators import public_or_organiser
 from ...models import Tournament
 from .. import exports, selectors
+from ..standings_cache import current_generation, drawn_standings, poll_answer
 
 
 @require_GET
@@ -27,10 +29,10 @@ from .. import exports, selectors
 def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
     """The standings and the current round's tables. The screens poll every
     5 s (htmx) with the ETag of the fragment they show: unchanged standings
-    answer 304. Worked out and drawn once per change (the generation), in
-    the cache. The whole page is always drawn (it carries a CSRF token)."""
+    answer 304. Drawn once per change (standings_cache). The whole page is
+    always drawn around them (it carries a CSRF token)."""
     big = request.GET.get("big") == "1"
-    generation = selectors.standings_generation(tournament.pk)
+    generation = current_generation(tournament, lambda: _draw(tournament))
     etag = quote_etag(f"{generation}-{int(big)}")
     if request.htmx:
         unchanged = get_conditional_response(request, etag=etag)
@@ -41,18 +43,32 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
         "tournament": tournament,
         "is_organiser": is_organiser,
         "big": big,
-        "generation": generation,
         "poll_url": reverse("tournament_standings", args=[tournament.pk]) + ("?big=1" if big else ""),
         "poll_headers": json.dumps({"If-None-Match": etag}),
-        # Worked out only where the drawn fragment is not in the cache yet.
-        "standings": SimpleLazyObject(lambda: selectors.standings(tournament)),
     }
+
+    def drawn() -> dict:
+        return {**context, "standings_html": drawn_standings(tournament, generation, lambda: _draw(tournament))}
+
     if not request.htmx:
-        return render(request, "tournaments/standings.html", context)
-    response = render(request, "tournaments/standings.html#live", context)
+        return render(request, "tournaments/standings.html", drawn())
+    body = poll_answer(
+        tournament, generation, big, lambda: render_to_string("tournaments/standings.html#live", drawn())
+    )
+    if "gzip" in request.headers.get("Accept-Encoding", ""):  # every browser
+        response = HttpResponse(body, headers={"Content-Encoding": "gzip"})
+    else:
+        response = HttpResponse(gzip.decompress(body))
+    patch_vary_headers(response, ["Accept-Encoding"])
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _draw(tournament: Tournament) -> str:
+    result = selectors.standings(tournament)
+    context = {"tournament": tournament, "result": result, "view": result.data.current_view}
+    return render_to_string("tournaments/standings_table.html", context)
 
 
 @require_GET
