@@ -2,7 +2,8 @@
 
 Every screen in the room polls the standings every 5 s, and during play
 some table saves a hand every moment, so drawing them for each poll is out
-of the question (about 150 ms at 500 tables). Two cache entries per
+of the question (26 ms of CPU at 500 tables, against 1 ms for a poll
+answered from the cache). Two cache entries per
 tournament: the generation last drawn (``selectors.standings_generation``)
 with when the database was last looked at, small, for the polls that
 answer 304; and the drawn HTML of that generation.

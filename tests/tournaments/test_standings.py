@@ -374,3 +374,12 @@ def test_the_poll_is_sent_gzip_compressed_to_screens_that_take_it(organiser):
     assert "Accept-Encoding" in packed["Vary"] and packed["ETag"] == plain["ETag"]
     assert gzip.decompress(packed.content) == plain.content
     assert len(packed.content) * 4 < len(plain.content)
+
+
+def test_names_are_escaped_in_the_standings_and_the_live_tables(organiser):
+    t = make(organiser, ['<img src=x onerror="alert(1)">', "Bob & Co", "Cat"], rounds=2)
+    publish_next(t, organiser)
+    page = poll(client_for(), t).content.decode()
+    assert "<img" not in page
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page and "Bob &amp; Co" in page
+    assert len(re.findall(r"Bob &amp; Co", page)) >= 2  # in the standings and at a live table

@@ -21,6 +21,7 @@ from ...access.decorators import public_or_organiser
 from ...models import Tournament
 from .. import exports, selectors
 from ..standings_cache import current_generation, drawn_standings, poll_answer
+from ..standings_html import live_tables, standings_rows
 
 
 @require_GET
@@ -67,7 +68,14 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
 
 def _draw(tournament: Tournament) -> str:
     result = selectors.standings(tournament)
-    context = {"tournament": tournament, "result": result, "view": result.data.current_view}
+    view = result.data.current_view
+    context = {
+        "tournament": tournament,
+        "result": result,
+        "view": view,
+        "rows": standings_rows(result),
+        "tables": live_tables(view) if view else "",
+    }
     return render_to_string("tournaments/standings_table.html", context)
 
 
