@@ -1,5 +1,6 @@
 """The other side confirms a saved hand on the phone that entered it: the
-full-screen card "Pass the phone: check hand 1" at 390x844, in the light
+full-screen card "Pass the phone: check hand 1" at 390x844 (and on a
+1024x768 tablet), in the light
 and in the dark, axe clean; "Correct" locks the hand; a second phone
 confirms what the first entered; "Something is wrong" reopens the hand.
 
@@ -55,7 +56,7 @@ def confirmation(match_id: int, number: int = 1) -> str:
     return Hand.objects.get(match_id=match_id, number=number).confirmation
 
 
-@PHONE
+@pytest.mark.parametrize("size", ["phone", "tablet"], indirect=True)
 def test_pass_the_phone_card(app, axe_check, screenshot_dir, size):
     page = app.page
     match_id, _user, _token = a_confirming_match(app)
@@ -69,8 +70,8 @@ def test_pass_the_phone_card(app, axe_check, screenshot_dir, size):
     expect(lines.nth(0)).to_contain_text(re.compile(r"Ann\s*\+43\s*bid 4, took 7: 40 \+ 3 bags\s*total 43"))
     expect(lines.nth(1)).to_contain_text(re.compile(r"Bob\s*\+51\s*bid 5, took 6: 50 \+ 1 bag\s*total 51"))
     # The card covers the whole screen: nothing else to tap by mistake.
-    box = page.locator(".pass-card-backdrop").bounding_box()
-    assert box is not None and box["width"] >= 390 and box["height"] >= 844
+    box, screen = page.locator(".pass-card-backdrop").bounding_box(), page.viewport_size
+    assert box is not None and box["width"] >= screen["width"] and box["height"] >= screen["height"]
     correct, wrong = card.get_by_role("button", name="Correct"), card.get_by_role("button", name="Something is wrong")
     for button in (correct, wrong):
         height = button.bounding_box()["height"]
@@ -88,7 +89,7 @@ def test_pass_the_phone_card(app, axe_check, screenshot_dir, size):
     assert not problems, "\n".join(problems)
 
     app.tap(correct)
-    expect(page.locator(".messages")).to_contain_text("Hand 1 confirmed: it is locked now.")
+    app.expect_notice("Hand 1 confirmed: it is locked now.")
     expect(page.get_by_role("dialog")).to_have_count(0)
     expect(app.history_row(1).locator(".check-mark.is-confirmed")).to_have_count(1)
     expect(app.history_row(1).get_by_role("link", name="Edit hand 1")).to_have_count(0)  # locked for the link

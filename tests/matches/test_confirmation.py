@@ -121,6 +121,30 @@ def test_the_phone_that_entered_a_hand_shows_the_card_to_pass_across(match, toke
     assert event.hand_number == 1 and event.actor == "device (table 1)"
 
 
+def test_the_card_on_the_sheet_answers_in_place_with_htmx(match, token):
+    phone = device(token)
+    saved = save_on(phone, match, **HX).content.decode()
+    assert f'hx-post="/matches/{match.pk}/hands/1/check/"' in saved
+    assert "csrfmiddlewaretoken" not in saved  # htmx sends the token in a header
+    url, answer = card_form(saved)
+    confirmed = phone.post(url, answer, **HX)
+    page = text_of(confirmed)
+    assert confirmed.status_code == 200
+    assert "Hand 1 confirmed: it is locked now." in page
+    assert "Pass the phone" not in page
+    assert 'id="history"' in page and "is-confirmed" in page  # the hands, out of band
+    assert state(match) == "confirmed"
+
+
+def test_a_refused_answer_with_htmx_is_a_403_in_words(match, token):
+    save_on(device(token), match)
+    answer = {"version": version(match), "client_key": "k" * 32, "verdict": "correct"}
+    refused = device(token).post(f"/matches/{match.pk}/hands/1/check/", answer, **HX)
+    assert refused.status_code == 403
+    assert refused["Content-Type"].startswith("text/plain")
+    assert refused.content.decode().startswith("This screen entered hand 1, so it cannot also confirm it.")
+
+
 def test_the_next_hand_can_be_entered_while_one_waits_and_later_closes_the_card(match, token):
     phone = device(token)
     save_on(phone, match)

@@ -1,13 +1,13 @@
 """The other side's check of a saved hand, and an organiser's acceptance of
 a match as it is. Thin views: read the form, call one service
 (``services.check_hand``, ``services.accept_match``), answer with the
-sheet as it now stands. The forms are plain POSTs (no htmx): the answer is
-a redirect to the sheet, or the sheet with the refusal."""
+sheet as it now stands: with htmx (the card on the sheet) the entry panel
+and, out of band, the hands; without, a redirect to the sheet."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -21,7 +21,7 @@ from .. import services
 from ..check_card import card_for, may_be_checked
 from ..confirmation import UNCONFIRMED, writer_of
 from ..forms import BadBasis, read_basis
-from ..render import CONFLICT, answer, bad_basis
+from ..render import CONFLICT, answer, bad_basis, saved
 from ..selectors import score_sheet
 
 VERDICTS = {"correct": True, "wrong": False}
@@ -71,15 +71,16 @@ def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> Ht
         if error.code == "not_found":
             raise Http404(error.message) from None
         if error.code == "forbidden":
+            if request.htmx:  # shown in words by app.js, the card stays
+                return HttpResponseForbidden(error.message, content_type="text/plain; charset=utf-8")
             return refuse(request, error.message)
         return answer(request, match.pk, actor, status=CONFLICT, error=error.message, history="all")
     n = {"n": checked.number}
     if checked.verdict == "confirmed":
-        messages.success(request, _("Hand %(n)d confirmed: it is locked now.") % n)
+        message = _("Hand %(n)d confirmed: it is locked now.")
     else:
-        wrong = _("Hand %(n)d is marked as wrong. Correct it (Edit, in the table of hands), then check it again.")
-        messages.warning(request, wrong % n)
-    return redirect(match)
+        message = _("Hand %(n)d is marked as wrong. Correct it (Edit, in the table of hands), then check it again.")
+    return saved(request, match.pk, actor, message % n, history="all")
 
 
 @require_POST
