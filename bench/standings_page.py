@@ -111,7 +111,13 @@ def build(players: int, actor):
     from scorekeeper.tournaments import services
 
     t = services.create_tournament(
-        name=f"Bench {players}", game="spades", format="swiss", options={"target": 100}, rounds=3, actor=actor
+        name=f"Bench {players}",
+        game="spades",
+        format="swiss",
+        options={"target": 100},
+        rounds=3,
+        confirm_hands=False,
+        actor=actor,  # the finished tables count at once, as measured before
     )
     services.register_players(
         tournament_id=t.pk, text="\n".join(f"P{players}-{i:04d}" for i in range(players)), actor=actor

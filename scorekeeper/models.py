@@ -68,6 +68,16 @@ class Match(models.Model):
     pending_bidding = models.JSONField(null=True, blank=True)
     # Bumped on every write, so an edit made from a stale screen is refused.
     version = models.PositiveIntegerField(default=1)
+    # Opponent confirmation (scorekeeper.matches.confirmation): the other
+    # side checks each saved hand; the hands not yet confirmed (pending or
+    # disputed) are counted here, kept by the services, so the standings
+    # need no join on the hands. An organiser may accept the match as it is.
+    confirm_hands = models.BooleanField(_("the other side confirms each hand"), default=False)
+    unconfirmed_hands = models.PositiveIntegerField(default=0, editable=False)
+    accepted_at = models.DateTimeField(null=True, blank=True, help_text="Accepted as it is by an organiser")
+    corrected_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last changed by an organiser after its result was final"
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
     )
@@ -139,6 +149,14 @@ class Hand(models.Model):
     # The submitting form's one-time key: a repeated POST of the same form
     # (double tap, retry after a timeout) finds this row and writes nothing.
     client_key = models.CharField(max_length=64, null=True, blank=True)
+
+    class Confirmation(models.TextChoices):
+        NOT_ASKED = "", _("not asked")  # the match does not ask the other side
+        PENDING = "pending", _("not yet confirmed")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("something is wrong")
+
+    confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default="", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -226,6 +244,7 @@ class Tournament(models.Model):
     seed = models.PositiveIntegerField(default=0, help_text="Makes random seating reproducible")
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     is_public = models.BooleanField(_("public standings"), default=True)
+    confirm_hands = models.BooleanField(_("the other side confirms each hand"), default=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )

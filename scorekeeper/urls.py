@@ -7,7 +7,7 @@ from django.urls import path, re_path
 from . import converters  # noqa: F401 - registers <id:...>
 from .access import views as access
 from .access.login_form import LoginForm
-from .matches.views import corrections, lifecycle, sheet
+from .matches.views import confirm, corrections, lifecycle, sheet
 from .players import views as players
 from .tournaments.views import organiser, public
 
@@ -23,6 +23,8 @@ urlpatterns = [
     path("matches/<id:match_id>/hands/<id:number>/edit/", corrections.edit_hand, name="edit_hand"),
     path("matches/<id:match_id>/undo/", corrections.undo_hand, name="undo_hand"),
     path("matches/<id:match_id>/history/", corrections.history, name="history"),
+    path("matches/<id:match_id>/hands/<id:number>/check/", confirm.check_hand, name="check_hand"),
+    path("matches/<id:match_id>/accept/", confirm.accept_match, name="accept_match"),
     re_path(
         r"^matches/(?P<match_id>[0-9]{1,18})/(?P<action>abandon|reopen|again)/$",
         lifecycle.match_action,

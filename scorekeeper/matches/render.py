@@ -12,11 +12,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from ..access.confirming import entered_keys
 from ..access.permissions import Viewer
 from ..audit import Actor
 from ..errors import ServiceError
 from ..scoring import GameSpec
-from .forms import BadBasis
+from .check_card import CheckCard, pass_card
+from .forms import BadBasis, plain_int
 from .selectors import ScoreSheet, score_sheet
 
 UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
@@ -25,17 +27,33 @@ SHEET = "matches/sheet.html"
 NOT_KEPT = {"csrfmiddlewaretoken", "client_key", "number", "bidding"}  # the basis comes from the sheet
 
 
-def sheet_page(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, status: int = 200, **extra) -> HttpResponse:
+def sheet_page(
+    request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, status: int = 200, entered: str | None = None, **extra
+) -> HttpResponse:
     """The whole score sheet."""
-    return render(request, SHEET, _context(sheet, viewer, **extra), status=status)
+    check = _pass_card(request, sheet, viewer, entered)
+    return render(request, SHEET, _context(sheet, viewer, check=check, **extra), status=status)
 
 
-def answer(request: HttpRequest, match_id: int, actor: Actor, *, status: int = 200, **extra) -> HttpResponse:
-    """The sheet as it stands after a write (made or refused), read afresh."""
+def answer(
+    request: HttpRequest, match_id: int, actor: Actor, *, status: int = 200, entered: str | None = None, **extra
+) -> HttpResponse:
+    """The sheet as it stands after a write (made or refused), read afresh.
+    ``entered``: the one-time key of the hand this phone just saved."""
     sheet, viewer = score_sheet(match_id), Viewer.of(actor)
     if request.htmx:
-        return render(request, f"{SHEET}#after_write", _context(sheet, viewer, **extra), status=status)
-    return sheet_page(request, sheet, viewer, status=status, **extra)
+        check = _pass_card(request, sheet, viewer, entered)
+        return render(request, f"{SHEET}#after_write", _context(sheet, viewer, check=check, **extra), status=status)
+    return sheet_page(request, sheet, viewer, status=status, entered=entered, **extra)
+
+
+def _pass_card(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, entered: str | None) -> CheckCard | None:
+    """The card asking the table to pass this phone to the other side, if
+    this phone entered a hand they have not checked yet."""
+    if not sheet.match.confirm_hands:
+        return None
+    keys = entered_keys(request) | ({entered} if entered else set())
+    return pass_card(sheet, viewer, keys, later=plain_int(request.GET.get("later")))
 
 
 def saved(
@@ -56,9 +74,15 @@ def saved(
     return redirect("match", match_id)
 
 
-def hand_saved(request: HttpRequest, match_id: int, actor: Actor, message: str, number: int) -> HttpResponse:
+def hand_saved(
+    request: HttpRequest, match_id: int, actor: Actor, message: str, number: int, entered: str | None = None
+) -> HttpResponse:
     """A new hand: the page showed every hand before it (its number was
-    checked), so the new row is all the history it needs."""
+    checked), so the new row is all the history it needs. ``entered``:
+    its one-time key (the card asking the table to pass the phone)."""
+    if request.htmx:
+        history = "row" if number > 1 else "all"
+        return answer(request, match_id, actor, notice=message, history=history, new_hand=number, entered=entered)
     return saved(request, match_id, actor, message, history="row" if number > 1 else "all", new_hand=number)
 
 
@@ -105,8 +129,10 @@ def _context(
     notice: str | None = None,
     history: str | None = None,
     new_hand: int | None = None,
+    check: CheckCard | None = None,
 ) -> dict:
     return {
+        "check": check,  # the card to pass to the other side (confirm.html)
         "sheet": sheet,
         "viewer": viewer,
         # The entry form starts with the bids in force, then what was typed.

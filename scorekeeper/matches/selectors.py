@@ -3,7 +3,7 @@ queries whatever the size of the match or the list."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +23,8 @@ class HistoryRow:
     points: list[int | None]
     totals: list[int | None]
     details: dict[str, Any]
+    confirmation: str = ""  # the other side's check: "", "pending", "confirmed", "disputed"
+    locked: bool = False  # confirmed, or the match accepted as it is: only an organiser changes it
 
     @cached_property
     def seats(self) -> list[dict[str, Any]]:
@@ -63,6 +65,7 @@ class ScoreSheet:
     pending: dict | None  # bids/contract of the hand in play
     problem: str | None = None  # a stored hand the rules no longer accept
     ended_early: bool = False  # a tournament table ended by the organiser
+    entry_keys: dict[int, str] = field(default_factory=dict)  # hand number -> its one-time key
 
     @property
     def names(self) -> list[str]:
@@ -148,8 +151,17 @@ class ScoreSheet:
 def score_sheet(match_id: int) -> ScoreSheet:
     """The whole sheet of one match in 2 queries. Raises Match.DoesNotExist."""
     match = Match.objects.get(pk=match_id)
-    hands = list(Hand.objects.filter(match=match).order_by("number").values_list("number", "entry"))
-    return _work_out(match, hands)
+    hands = list(
+        Hand.objects.filter(match=match)
+        .order_by("number")
+        .values_list("number", "entry", "confirmation", "client_key")
+    )
+    sheet = _work_out(match, [(number, entry) for number, entry, _state, _key in hands])
+    for row, (_number, _entry, state, key) in zip(sheet.rows, hands, strict=True):
+        row.confirmation = state
+        row.locked = state == Hand.Confirmation.CONFIRMED or match.accepted_at is not None
+        sheet.entry_keys[row.number] = key
+    return sheet
 
 
 def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:

@@ -21,11 +21,13 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ..access.confirming import may_check
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
+from . import confirmation
 from .selectors import last_bidding_change
 
 # What _apply_result (and clearing the bids) changes on a match.
@@ -44,9 +46,16 @@ class HandSaved:
 
 
 def start_match(
-    *, game: str, player_names: list[str], options: dict | None, actor: Actor = SYSTEM, previous: Match | None = None
+    *,
+    game: str,
+    player_names: list[str],
+    options: dict | None,
+    actor: Actor = SYSTEM,
+    previous: Match | None = None,
+    confirm_hands: bool = False,
 ) -> Match:
-    """Create a match with players in seat order (seat 1 deals/draws first)."""
+    """Create a match with players in seat order (seat 1 deals/draws first).
+    ``confirm_hands``: the other side confirms each saved hand."""
     if game not in GAMES:
         raise ServiceError(_("Choose one of the games."))
     names = [clean_player_name(n) for n in player_names]
@@ -65,9 +74,13 @@ def start_match(
             totals=[0] * len(players),
             owner=actor.user,
             previous=previous,
+            confirm_hands=confirm_hands,
         )
         Seat.objects.bulk_create(Seat(match=match, player=p, position=i) for i, p in enumerate(players))
-        record(actor, "match started", match=match, after={"players": [p.name for p in players], "options": options})
+        started = {"players": [p.name for p in players], "options": options}
+        if confirm_hands:
+            started["confirm_hands"] = True
+        record(actor, "match started", match=match, after=started)
     return match
 
 
@@ -82,7 +95,12 @@ def play_again(*, match_id: int, actor: Actor = SYSTEM) -> Match:
         return earlier
     names = match.player_names
     return start_match(
-        game=match.game, player_names=names[1:] + names[:1], options=match.options, actor=actor, previous=match
+        game=match.game,
+        player_names=names[1:] + names[:1],
+        options=match.options,
+        actor=actor,
+        previous=match,
+        confirm_hands=match.confirm_hands,
     )
 
 
@@ -148,10 +166,12 @@ def record_hand(
     _require_next_hand(match, number)
     _require_bidding_in_force(match, bidding_in_force)
     result = _score(match.engine_input([*entries, entry]))
-    hand = Hand.objects.create(match=match, number=number, entry=entry, client_key=client_key)
+    hand = Hand.objects.create(
+        match=match, number=number, entry=entry, client_key=client_key, confirmation=confirmation.first_state(match)
+    )
     match.pending_bidding = None
     _apply_result(match, result)
-    _save(match, RESULT_FIELDS)
+    _save(match, [*RESULT_FIELDS, *confirmation.count_new_hand(match)])
     record(actor, "hand recorded", match=match, hand_number=number, after=entry)
     return HandSaved(match, hand, created=True)
 
@@ -171,15 +191,19 @@ def edit_hand(
     _require_version(match, version)
     if not 1 <= number <= len(entries):
         raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
+    lock = confirmation.guard_correction(match, number, actor)
     before = entries[number - 1]
     changed = [*entries[: number - 1], entry, *entries[number:]]
     result = _score(match.engine_input(changed))
-    Hand.objects.filter(match=match, number=number).update(entry=entry, updated_at=timezone.now())
+    Hand.objects.filter(match=match, number=number).update(
+        entry=entry, updated_at=timezone.now(), **confirmation.state_after_edit(lock)
+    )
     if result["finished"]:
         match.pending_bidding = None
     _apply_result(match, result)
-    _save(match, RESULT_FIELDS)
+    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock)])
     record(actor, action, match=match, hand_number=number, before=before, after=entry)
+    confirmation.record_correction(actor, match, number, lock)
     return match
 
 
@@ -205,12 +229,100 @@ def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Mat
     _require_version(match, version)
     if not entries:
         raise ServiceError(_("There is no hand to undo."))
+    lock = confirmation.guard_correction(match, len(entries), actor)
     result = _score(match.engine_input(entries[:-1]))
     Hand.objects.filter(match=match, number=len(entries)).delete()
     match.pending_bidding = None  # bids made for the hand after the undone one
     _apply_result(match, result)
-    _save(match, RESULT_FIELDS)
+    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True)])
     record(actor, "hand undone", match=match, hand_number=len(entries), before=entries[-1])
+    confirmation.record_correction(actor, match, len(entries), lock)
+    return match
+
+
+# --------------------------------------------------- the other side's check
+
+
+@dataclass(frozen=True)
+class HandChecked:
+    match: Match
+    number: int
+    verdict: str  # "confirmed" or "disputed"
+    created: bool  # False: this form was already answered before
+
+
+@transaction.atomic
+def check_hand(
+    *,
+    match_id: int,
+    number: int,
+    correct: bool,
+    version: int,
+    client_key: str,
+    entered_here: set[str] = frozenset(),
+    actor: Actor = SYSTEM,
+) -> HandChecked:
+    """The other side's answer about hand ``number``: correct (the hand is
+    confirmed and locked) or something is wrong (the hand is disputed: the
+    table corrects it). ``entered_here``: the one-time keys of the hands
+    the asking phone entered (the card on the same phone). A repeated
+    ``client_key`` returns the first answer; a stale ``version`` or the
+    screen that entered the hand (from another phone) is refused."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    earlier = confirmation.earlier_check(match, client_key)
+    if earlier is not None:
+        verdict = "confirmed" if earlier.action == "hand confirmed" else "disputed"
+        return HandChecked(match, earlier.hand_number, verdict, created=False)
+    _require_not_abandoned(match)
+    _require_version(match, version)
+    hand = Hand.objects.filter(match=match, number=number).only("confirmation", "client_key").first()
+    if hand is None:
+        raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
+    n = {"n": number}
+    if not match.confirm_hands or hand.confirmation == confirmation.CONFIRMED:
+        raise ServiceError(_("Hand %(n)d needs no check: nothing was changed.") % n, code="conflict")
+    if not correct and hand.confirmation == confirmation.DISPUTED:
+        raise ServiceError(_("Hand %(n)d is already marked as wrong: correct it first.") % n, code="conflict")
+    writer = confirmation.writer_of(match, number)
+    if not may_check(actor, writer, same_phone=hand.client_key in entered_here):
+        raise ServiceError(
+            _(
+                "This screen entered hand %(n)d, so it cannot also confirm it. "
+                "A player of the other side checks it on their own phone, or on the phone that entered it."
+            )
+            % n,
+            code="forbidden",
+        )
+    before = hand.confirmation
+    state = confirmation.CONFIRMED if correct else confirmation.DISPUTED
+    Hand.objects.filter(pk=hand.pk).update(confirmation=state, updated_at=timezone.now())
+    fields = []
+    if correct:
+        match.unconfirmed_hands -= 1
+        fields.append("unconfirmed_hands")
+    _save(match, fields)
+    action = "hand confirmed" if correct else "hand disputed"
+    record(actor, action, match=match, hand_number=number, before={"state": before}, after={"key": client_key})
+    return HandChecked(match, number, state, created=True)
+
+
+@transaction.atomic
+def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
+    """An organiser accepts a finished match as it is, hands not yet
+    confirmed included: it counts in the standings from now on."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.accepted_at is not None:
+        return match  # already accepted (a double tap): nothing to write
+    if not confirmation.by_organiser(actor):
+        raise ServiceError(_("Only the match's organisers can accept it as it is."), code="forbidden")
+    _require_version(match, version)
+    if match.status != Match.Status.FINISHED:
+        raise ServiceError(_("Only a finished match can be accepted as it is."), code="closed")
+    if match.unconfirmed_hands == 0:
+        raise ServiceError(_("Every hand of this match is confirmed: there is nothing to accept."), code="conflict")
+    match.accepted_at = timezone.now()
+    _save(match, ["accepted_at"])
+    record(actor, "accepted as it is", match=match, after={"hands not confirmed": match.unconfirmed_hands})
     return match
 
 

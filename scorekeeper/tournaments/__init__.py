@@ -80,6 +80,14 @@ average place. Players tied on everything share the rank (1, 2, 2, 4). Only
 finished matches count; matches in progress are shown with live totals but
 add nothing.
 
+**Confirmation.** A tournament asks the other side to confirm each hand
+(on by default, ``Tournament.confirm_hands``, passed to every table's
+match; see ``scorekeeper.matches.confirmation``). A table's result counts
+in the standings, in the next round's pairings and in the round's
+completion only when its match is over and every hand is confirmed, or
+when an organiser accepted it as it is. A result an organiser changed
+after it was over is marked "corrected by the organiser".
+
 **Table links.** Each table's match gets a secret scoring link (an
 ``AccessLink`` on that match only). Only the SHA-256 of a token is stored,
 so a token can be shown only when it is issued: the freshly issued tokens

@@ -42,16 +42,20 @@ def results_csv_rows(data: TournamentData) -> list[list[Any]]:
                     Match.Status.ABANDONED: _("abandoned"),
                 }.get(table.status, table.status)
             )
+            if table.awaiting_confirmation:
+                status = _("finished, not yet confirmed")
+            elif table.corrected:
+                status = f"{status}, {_('corrected by the organiser')}"
             places = table_places([s.total for s in table.seats]) if not data.two_player else None
             for pos, seat in enumerate(table.seats):
                 result, points = "", ""
-                if table.finished and data.two_player:
+                if table.counts and data.two_player:
                     if len(table.winners) == 1:
                         won = table.winners[0] == pos
                         result, points = (_("win"), WIN_POINTS) if won else (_("loss"), LOSS_POINTS)
                     else:
                         result, points = _("draw"), DRAW_POINTS
-                elif table.finished:
+                elif table.counts:
                     pts, place = places[pos]
                     result, points = _("place %(p)s") % {"p": number_shown(place)}, number_shown(pts)
                 rows.append([rnd.number, table.number, pos + 1, seat.name, seat.total, result, points, status])

@@ -36,10 +36,23 @@ class TableView:
     hands_played: int
     seats: list[SeatView]
     winners: list[int]
+    unconfirmed: int = 0  # hands the other side has not confirmed yet
+    accepted: bool = False  # an organiser accepted the match as it is
+    corrected: bool = False  # an organiser changed it after it was over
 
     @property
     def finished(self) -> bool:
         return self.status == Match.Status.FINISHED
+
+    @property
+    def awaiting_confirmation(self) -> bool:
+        """Over, but hands wait for the other side (or an organiser)."""
+        return self.finished and self.unconfirmed > 0 and not self.accepted
+
+    @property
+    def counts(self) -> bool:
+        """Its result counts in the standings."""
+        return self.finished and not self.awaiting_confirmation
 
     @property
     def is_open(self) -> bool:
@@ -58,7 +71,8 @@ class RoundView:
 
     @property
     def finished_count(self) -> int:
-        return sum(1 for t in self.tables if not t.is_open)
+        """Tables done: over (or abandoned), with every hand confirmed or accepted."""
+        return sum(1 for t in self.tables if not t.is_open and not t.awaiting_confirmation)
 
     @property
     def number(self) -> int:
@@ -155,9 +169,13 @@ def load_tournament(tournament: Tournament) -> TournamentData:
             "match__totals",
             "match__winners",
             "match__hands_played",
+            "match__unconfirmed_hands",
+            "match__accepted_at",
+            "match__corrected_at",
         )
     )
-    for table_id, number, round_id, match_id, ended_at, status, totals, winners, hands in rows:
+    for table_id, number, round_id, match_id, ended_at, status, totals, winners, hands, *checks in rows:
+        unconfirmed, accepted_at, corrected_at = checks
         winners = winners if status == Match.Status.FINISHED else []
         table_seats = [
             SeatView(player_id, names.get(player_id, "?"), totals[pos] if pos < len(totals) else 0, pos in winners)
@@ -175,6 +193,9 @@ def load_tournament(tournament: Tournament) -> TournamentData:
                 hands,
                 table_seats,
                 winners,
+                unconfirmed,
+                accepted_at is not None,
+                corrected_at is not None,
             )
         )
     return TournamentData(tournament, entrants, rounds, tables_by_round, names)
@@ -193,7 +214,7 @@ def two_player_inputs(data: TournamentData) -> dict[str, list]:
     results, byes = [], []
     for rnd in data.published:
         for table in data.tables_by_round.get(rnd.pk, []):
-            if not table.finished or len(table.seats) != 2:
+            if not table.counts or len(table.seats) != 2:
                 continue
             a, b = table.seats
             winner = None
@@ -225,7 +246,7 @@ def _seated_inputs(data: TournamentData) -> list[dict]:
         }
         for rnd in data.published
         for table in data.tables_by_round.get(rnd.pk, [])
-        if table.finished and len(table.seats) >= 2
+        if table.counts and len(table.seats) >= 2
     ]
 
 
@@ -369,7 +390,7 @@ def can_register(data: TournamentData) -> bool:
         return False
     # a playing round whose tables are all over is complete (stored lazily)
     return all(
-        not table.is_open
+        not table.is_open and not table.awaiting_confirmation
         for r in data.rounds
         if r.status == Round.Status.PLAYING
         for table in data.tables_by_round.get(r.pk, [])

@@ -36,6 +36,14 @@ from .formats import (
 )
 from .selectors import load_tournament, two_player_inputs
 
+# A table still to wait for: being played, or over with hands the other
+# side has not confirmed (and no organiser accepted it as it is).
+TABLE_NOT_DONE = Q(tables__match__status=Match.Status.IN_PROGRESS) | Q(
+    tables__match__status=Match.Status.FINISHED,
+    tables__match__unconfirmed_hands__gt=0,
+    tables__match__accepted_at__isnull=True,
+)
+
 NAME_MAX = 100
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 24 * 60
@@ -66,6 +74,7 @@ def create_tournament(
     round_minutes: int | None = None,
     table_size: int | None = None,
     is_public: bool = True,
+    confirm_hands: bool = True,
     actor: Actor,
 ) -> Tournament:
     """A new tournament in registration. ``ServiceError.code`` names the
@@ -131,6 +140,7 @@ def create_tournament(
             table_size=table_size,
             seed=secrets.randbelow(2**31),
             is_public=bool(is_public),
+            confirm_hands=bool(confirm_hands),
             owner=actor.user,
         )
         _audit(
@@ -146,6 +156,7 @@ def create_tournament(
                 "round_minutes": round_minutes,
                 "table_size": table_size,
                 "is_public": bool(is_public),
+                "confirm_hands": bool(confirm_hands),
             },
         )
     return tournament
@@ -360,7 +371,7 @@ def propose_round(*, tournament_id: int, actor: Actor) -> Round:
             raise ServiceError(_("The tournament is over: all its rounds have been played."), code="state")
         rounds = list(
             Round.objects.filter(tournament=tournament).annotate(
-                tables_open=Count("tables", filter=Q(tables__match__status=Match.Status.IN_PROGRESS)),
+                tables_open=Count("tables", filter=TABLE_NOT_DONE),
                 tables_total=Count("tables"),
             )
         )
@@ -468,6 +479,7 @@ def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
                 player_names=[names[pid] for pid in seats],
                 options=tournament.options,
                 actor=actor,
+                confirm_hands=tournament.confirm_hands,
             )
             table = Table.objects.create(round=rnd, number=number, match=match)
             _link, token = issue_link(
@@ -504,7 +516,7 @@ def _complete_rounds(tournament: Tournament, actor: Actor = SYSTEM) -> list[Roun
     transaction that holds the tournament's lock."""
     done = list(
         Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
-        .annotate(tables_open=Count("tables", filter=Q(tables__match__status=Match.Status.IN_PROGRESS)))
+        .annotate(tables_open=Count("tables", filter=TABLE_NOT_DONE))
         .filter(tables_open=0)
     )
     now = timezone.now()
@@ -530,7 +542,7 @@ def complete_rounds(*, tournament_id: int, actor: Actor = SYSTEM) -> list[Round]
         return []
     open_rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
     if (
-        not open_rounds.annotate(tables_open=Count("tables", filter=Q(tables__match__status=Match.Status.IN_PROGRESS)))
+        not open_rounds.annotate(tables_open=Count("tables", filter=TABLE_NOT_DONE))
         .filter(tables_open=0)
         .exists()
     ):

@@ -15,7 +15,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from .selectors import RoundView, Standings
+from .selectors import RoundView, Standings, TableView, TournamentData
 
 DASH = "–"
 DROPPED, WINNER, LIVE = ' class="dropped"', ' class="winner"', ' class="is-live"'
@@ -44,12 +44,12 @@ def live_tables(view: RoundView) -> SafeString:
         "finished": escape(_("finished")),
         "live": escape(_("live")),
         "abandoned": escape(_("abandoned")),
+        "unconfirmed": escape(_("over, not yet confirmed: counts when confirmed")),
     }
+    corrected = f' · <span class="corrected">{escape(_("corrected by the organiser"))}</span>'
     lines = []
     for table in view.tables:
-        state = (
-            "ended" if table.ended_early else "finished" if table.finished else "live" if table.is_open else "abandoned"
-        )
+        state = _state(table)
         seats = "".join(
             f'<span{WINNER if seat.winner else ""}>{escape(seat.name)} <b>{seat.total}</b></span>'
             for seat in table.seats
@@ -57,6 +57,28 @@ def live_tables(view: RoundView) -> SafeString:
         lines.append(
             f'<li{LIVE if table.is_open else ""}>'
             f'<span class="live-table">{escape(_("Table %(t)d") % {"t": table.number})}</span>'
-            f'<span class="live-seats">{seats}</span><span class="muted">{states[state]}</span></li>'
+            f'<span class="live-seats">{seats}</span><span class="muted">{states[state]}'
+            f'{corrected if table.corrected else ""}</span></li>'
         )
     return mark_safe("\n".join(lines))  # names escaped above
+
+
+def _state(table: TableView) -> str:
+    if table.awaiting_confirmation:
+        return "unconfirmed"
+    if table.ended_early:
+        return "ended"
+    if table.finished:
+        return "finished"
+    return "live" if table.is_open else "abandoned"
+
+
+def corrections(data: TournamentData) -> list[str]:
+    """The results an organiser changed after they were over, every round:
+    "round 2, table 3"."""
+    return [
+        _("round %(r)d, table %(t)d") % {"r": rnd.number, "t": table.number}
+        for rnd in data.published
+        for table in data.tables_by_round.get(rnd.pk, [])
+        if table.corrected
+    ]

@@ -566,7 +566,13 @@ def tournament_screens(app: App):
     yield "tournament-new-spades", True
     actor = Actor.organiser(user)
     t = tournaments.create_tournament(
-        name="Club night", game="spades", format="swiss", options={"target": 200}, rounds=3, actor=actor
+        name="Club night",
+        game="spades",
+        format="swiss",
+        options={"target": 200},
+        rounds=3,
+        confirm_hands=False,
+        actor=actor,
     )
     tournaments.register_players(tournament_id=t.pk, text="\n".join(NAMES7 + ["Hal", "Ivy"]), actor=actor)
     rnd = tournaments.propose_round(tournament_id=t.pk, actor=actor)

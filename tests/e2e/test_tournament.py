@@ -67,6 +67,9 @@ def test_oh_hell_tournament_live(app, new_context, live_server):
     page.locator("#format").select_option("seated")
     page.fill("#rounds", "2")
     expect(page.locator("input[name=is_public]")).to_be_checked()
+    # On by default; the other side's check is tested in test_confirmation.py.
+    expect(page.locator("input[name=confirm_hands]")).to_be_checked()
+    page.locator("input[name=confirm_hands]").uncheck()
     app.press("Create the tournament")
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
     tournament_id = int(re.search(r"/tournaments/(\d+)/", page.url).group(1))

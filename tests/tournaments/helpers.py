@@ -25,6 +25,9 @@ def client_for(user=None) -> Client:
 
 
 def make(user, names, game="spades", fmt="swiss", rounds=2, options=None, **kwargs) -> Tournament:
+    """A tournament whose tables count as soon as they finish: the other
+    side's confirmation (on by default) is tested in tests/matches/test_confirmation.py."""
+    kwargs.setdefault("confirm_hands", False)
     actor = Actor.organiser(user)
     t = services.create_tournament(
         name=kwargs.pop("name", "Club Night"),

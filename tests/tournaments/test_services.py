@@ -36,6 +36,7 @@ def actor_of(user) -> Actor:
 
 
 def new_tournament(user, game="spades", fmt="swiss", names=(), **kwargs) -> Tournament:
+    kwargs.setdefault("confirm_hands", False)  # confirmation: tests/matches/test_confirmation.py
     t = services.create_tournament(
         name=kwargs.pop("name", "Club night"), game=game, format=fmt, actor=actor_of(user), **kwargs
     )

@@ -97,6 +97,7 @@ def test_the_organisers_flow_and_table_links(organiser, django_user_model):
         format="swiss",
         rounds=2,
         options=SPADES_100,
+        confirm_hands=False,
         actor=Actor.organiser(organiser),
     )
     url = f"/tournaments/{t.pk}/"

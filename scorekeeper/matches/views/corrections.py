@@ -10,12 +10,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ...access.decorators import organiser_required, scorer_required
+from ...access.confirming import remember_entry
+from ...access.decorators import organiser_required, refuse, scorer_required
 from ...audit import Actor
 from ...errors import ServiceError
 from ...models import Match
 from ...scoring import entry_hints
 from .. import services
+from ..confirmation import CHECK_ACTIONS, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, plain_int, read_basis
 from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to
 from ..selectors import ScoreSheet, match_history, score_sheet
@@ -27,6 +29,8 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     sheet = score_sheet(match.pk)
     if not 1 <= number <= len(sheet.rows):
         raise Http404("No such hand")
+    if sheet.rows[number - 1].locked and not by_organiser(actor):
+        return refuse(request, locked_message(number))
     if request.method == "GET":
         return _edit_page(request, sheet, number, entry_values(sheet.rows[number - 1].entry))
     try:
@@ -42,10 +46,15 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
         if error.code == "conflict":
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
+        if error.code == "locked":
+            return refuse(request, error.message)
         status = CONFLICT if error.code == "closed" else UNPROCESSABLE
         return _edit_page(request, sheet, number, request.POST, error=error.message, status=status)
     messages.success(request, _("Hand %(n)d changed; the scores after it were worked out again.") % {"n": number})
-    return go_to(request, match.get_absolute_url())
+    response = go_to(request, match.get_absolute_url())
+    if sheet.match.confirm_hands:  # this phone shows the corrected hand's card, to pass across
+        remember_entry(request, response, sheet.entry_keys.get(number))
+    return response
 
 
 def _edit_page(request, sheet: ScoreSheet, number: int, values, *, errors=None, error=None, status=200):
@@ -71,6 +80,8 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     if not sheet.rows:
         messages.info(request, _("There is no hand to undo."))
         return redirect(match)
+    if sheet.rows[-1].locked and not by_organiser(actor):
+        return refuse(request, locked_message(len(sheet.rows)))
     if request.method == "GET":
         return render(request, "matches/undo_hand.html", {"sheet": sheet, "row": sheet.rows[-1]})
     try:
@@ -80,6 +91,8 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         services.undo_last_hand(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:
+        if error.code == "locked":
+            return refuse(request, error.message)
         messages.error(request, error.message)
     else:
         messages.success(request, _("Hand %(n)d removed.") % {"n": len(sheet.rows)})
@@ -116,6 +129,7 @@ def history(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         "sheet": sheet,
         "events": match_history(match),
         "restorable": services.RESTORABLE,
+        "checks": CHECK_ACTIONS,  # their before/after are bookkeeping, not hands
         "current": {row.number: row.entry for row in sheet.rows},
     }
     return render(request, "matches/history.html", context)

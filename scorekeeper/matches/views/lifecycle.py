@@ -54,6 +54,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
             for i in range(spec.max_players)
         ],
         "options": [(o, options.values[o.name] if posted else o.default) for o in spec.options],
+        "confirm_hands": posted and data.get("confirm_hands") is not None,  # off unless ticked
     }
     if not posted:
         return render(request, "matches/new.html", context)
@@ -63,7 +64,11 @@ def new_match(request: HttpRequest) -> HttpResponse:
     names = [n for n in (data.get(f"seat_{i}", "").strip() for i in range(spec.max_players)) if n]
     try:
         match = services.start_match(
-            game=spec.id, player_names=names, options=options.values, actor=Actor.organiser(request.user)
+            game=spec.id,
+            player_names=names,
+            options=options.values,
+            actor=Actor.organiser(request.user),
+            confirm_hands=context["confirm_hands"],
         )
     except ServiceError as error:
         context["error"] = error.message

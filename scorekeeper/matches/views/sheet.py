@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from ...access.confirming import remember_entry
 from ...access.decorators import scorer_required
 from ...access.permissions import Viewer, scorer
 from ...audit import Actor
@@ -124,7 +125,11 @@ def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpRespons
         message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
         return saved(request, match.pk, actor, message % n, history="all")
     message = _("Deal %(n)d saved.") if deal else _("Hand %(n)d saved.")
-    return hand_saved(request, match.pk, actor, message % n, result.hand.number)
+    if not result.match.confirm_hands:
+        return hand_saved(request, match.pk, actor, message % n, result.hand.number)
+    response = hand_saved(request, match.pk, actor, message % n, result.hand.number, entered=basis.client_key)
+    remember_entry(request, response, basis.client_key)  # this phone shows the card to pass across
+    return response
 
 
 @require_POST

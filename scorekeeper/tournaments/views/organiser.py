@@ -84,6 +84,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             "round_minutes": data.get("round_minutes", ""),
             "table_size": data.get("table_size", "4"),
             "is_public": (data.get("is_public") is not None) if posted else True,
+            "confirm_hands": (data.get("confirm_hands") is not None) if posted else True,
         },
         "seated": formats_for(game_id) == SEATED_FORMATS,
         "options": [(o, parsed.values[o.name] if posted else o.default) for o in spec.options],
@@ -108,6 +109,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             round_minutes=minutes,
             table_size=table_size,
             is_public=context["values"]["is_public"],
+            confirm_hands=context["values"]["confirm_hands"],
             actor=Actor.organiser(request.user),
         )
     except ServiceError as e:

@@ -21,7 +21,7 @@ from ...access.decorators import public_or_organiser
 from ...models import Tournament
 from .. import exports, selectors
 from ..standings_cache import current_generation, drawn_standings, poll_answer
-from ..standings_html import live_tables, standings_rows
+from ..standings_html import corrections, live_tables, standings_rows
 
 
 @require_GET
@@ -75,6 +75,7 @@ def _draw(tournament: Tournament) -> str:
         "view": view,
         "rows": standings_rows(result),
         "tables": live_tables(view) if view else "",
+        "corrections": corrections(result.data),
     }
     return render_to_string("tournaments/standings_table.html", context)
 
