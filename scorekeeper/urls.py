@@ -33,6 +33,9 @@ urlpatterns = [
 urlpatterns += [
     path("players/", players.players, name="players"),
     path("players/<id:player_id>/rename/", players.rename_player, name="rename_player"),
+    path("players/<id:player_id>/", players.player_page, name="player"),
+    path("players/named/", players.player_by_name, name="player_by_name"),
+    path("ratings/", players.ratings, name="ratings"),
 ]
 
 urlpatterns += [
