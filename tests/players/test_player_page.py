@@ -18,6 +18,7 @@ def words(response) -> str:
     """The page as a reader sees it: tags gone, spaces collapsed."""
     return " ".join(re.sub(r"<[^>]+>", " ", text_of(response)).split())
 
+
 WIN = spades_hand([7, 4], [8, 5])  # Ann 71, Bob 41
 LOSS = spades_hand([4, 7], [5, 8])  # Ann 41, Bob 71
 

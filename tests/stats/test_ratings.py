@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.stats.ratings import Result, leaderboard, rate, ranks
+from scorekeeper.stats.ratings import Result, leaderboard, ranks, rate
 
 
 def test_a_two_player_win_and_a_draw():

@@ -61,9 +61,7 @@ OH_HELL = [
 
 
 def test_oh_hell_figures_with_a_shared_place():
-    match = played(
-        "ohhell", OH_HELL, players=("Ann", "Bob", "Cy"), finished=True, winners=(2,), totals=(21, 21, 32)
-    )
+    match = played("ohhell", OH_HELL, players=("Ann", "Bob", "Cy"), finished=True, winners=(2,), totals=(21, 21, 32))
     ann = player_stats("ann", [match])
     g = ann.games["ohhell"]
     assert (g.bids, g.exact) == (3, 2)
@@ -128,8 +126,15 @@ def test_results_runs_and_head_to_head_in_date_order():
     # whatever order the matches are given in.
     outcomes = [True, True, False, True, True, True]
     matches = [
-        played("spades", SPADES[:1], finished=True, winners=(0,) if won else (1,),
-               totals=(510, 300) if won else (300, 505), id=i + 1, when=i)
+        played(
+            "spades",
+            SPADES[:1],
+            finished=True,
+            winners=(0,) if won else (1,),
+            totals=(510, 300) if won else (300, 505),
+            id=i + 1,
+            when=i,
+        )
         for i, won in enumerate(outcomes)
     ]
     stats = player_stats("ann", list(reversed(matches)))
