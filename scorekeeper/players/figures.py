@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..stats import GameStats
 from ..stats.ratings import Rating
@@ -31,7 +32,10 @@ def general(g: GameStats, rating: Rating | None) -> list[tuple[str, str]]:
         (_("Longest winning run"), str(g.longest_run)),
     ]
     if rating:
-        words = _("%(r)s after %(n)d matches") % {"r": decimal(rating.ordinal), "n": rating.matches}
+        words = ngettext("%(r)s after %(n)d match", "%(r)s after %(n)d matches", rating.matches) % {
+            "r": decimal(rating.ordinal),
+            "n": rating.matches,
+        }
         lines.append((_("Rating"), words))
     return lines
 

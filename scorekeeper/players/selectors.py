@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 
 from ..models import Hand, Match, Player, Seat
-from ..scoring import GAMES, InvalidHand, score_match
+from ..scoring import GAMES
 from ..stats import Played, PlayerStats, player_stats
 from ..stats.ratings import Rating, Result, leaderboard, rate
 from . import figures
@@ -65,14 +65,35 @@ class PlayerPage:
 
 
 def player_page(player: Player, user=None) -> PlayerPage:
-    """Five queries: the matches, their seats, their hands, the names, and
-    (unless cached) each game's ratings."""
-    matches = list(
-        Match.objects.filter(visible_matches(user), seats__player=player)
-        .exclude(status=Match.Status.ABANDONED)
-        .order_by("finished_at", "created_at", "pk")
+    """A stamp of the player's matches, then (unless the figures for that
+    stamp are cached) the matches, their seats and their hands; the recent
+    matches, the opponents' names and each game's ratings (cached)."""
+    matches = Match.objects.filter(visible_matches(user), seats__player=player).exclude(status=Match.Status.ABANDONED)
+    agg = matches.aggregate(n=Count("pk"), last=Max("updated_at"), versions=Sum("version"))
+    # Any write to one of the matches bumps its version and updated_at.
+    last = agg["last"].timestamp() if agg["last"] else 0
+    key = f"player:{player.pk}:{bool(user and user.is_authenticated)}:{agg['n']}:{last}:{agg['versions']}"
+    stats = cache.get(key)
+    if stats is None:
+        stats = player_stats(str(player.pk), _played(matches))
+        cache.set(key, stats, timeout=7 * 24 * 3600)
+    recent = list(matches.order_by("-created_at", "-pk")[:RECENT])
+    seat_of = dict(
+        Seat.objects.filter(player=player, match__in=[m.pk for m in recent]).values_list("match_id", "position")
     )
-    ids = [m.pk for m in matches]
+    names = dict(Player.objects.filter(pk__in=[int(k) for k in stats.versus]).values_list("pk", "name"))
+    ratings = {}
+    for game in stats.games:
+        rating = game_ratings(game).get(player.pk)
+        if rating:
+            ratings[game] = rating
+    return PlayerPage(player, stats, recent, names, ratings, seat_of)
+
+
+def _played(matches) -> list[Played]:
+    """The matches as the statistics take them: three queries."""
+    rows = list(matches.order_by("finished_at", "created_at", "pk"))
+    ids = [m.pk for m in rows]
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for match_id, position, player_id in Seat.objects.filter(match_id__in=ids).values_list(
         "match_id", "position", "player_id"
@@ -83,51 +104,18 @@ def player_page(player: Player, user=None) -> PlayerPage:
         Hand.objects.filter(match_id__in=ids).order_by("match_id", "number").values_list("match_id", "entry")
     ):
         hands[match_id].append(entry)
-    played = []
-    for m in matches:
-        keys = tuple(str(seats[m.pk][i]) for i in range(len(seats[m.pk])))
-        played.append(
-            Played(
-                id=m.pk,
-                match=m.engine_input(hands[m.pk]),
-                seat_keys=keys,
-                finished=m.status == Match.Status.FINISHED,
-                winners=tuple(m.winners),
-                totals=tuple(m.totals),
-                when=m.finished_at or m.created_at,
-            )
+    return [
+        Played(
+            id=m.pk,
+            match=m.engine_input(hands[m.pk]),
+            seat_keys=tuple(str(seats[m.pk][i]) for i in range(len(seats[m.pk]))),
+            finished=m.status == Match.Status.FINISHED,
+            winners=tuple(m.winners),
+            totals=tuple(m.totals),
+            when=m.finished_at or m.created_at,
         )
-    stats = player_stats(str(player.pk), played, scored=_scored(matches, played))
-    opponents = {int(k) for p in played for k in p.seat_keys}
-    names = dict(Player.objects.filter(pk__in=opponents).values_list("pk", "name"))
-    ratings = {}
-    for game in stats.games:
-        rating = game_ratings(game).get(player.pk)
-        if rating:
-            ratings[game] = rating
-    recent = list(reversed(matches[-RECENT:]))
-    seat_of = {p.id: p.seat_keys.index(str(player.pk)) for p in played}
-    return PlayerPage(player, stats, recent, names, ratings, seat_of)
-
-
-def _scored(matches: list[Match], played: list[Played]) -> dict[int, dict]:
-    """The engine's result of each match, cached under its version: a
-    match's hands change only with its version."""
-    keys = {m.pk: f"scored:{m.pk}:{m.version}" for m in matches}
-    found = cache.get_many(list(keys.values()))
-    scored, missing = {}, {}
-    for p in played:
-        key = keys[p.id]
-        if key in found:
-            scored[p.id] = found[key]
-        else:
-            try:
-                scored[p.id] = missing[key] = score_match(p.match)
-            except InvalidHand:  # the rules no longer accept a stored hand: its sheet says so
-                continue
-    if missing:
-        cache.set_many(missing, timeout=7 * 24 * 3600)
-    return scored
+        for m in rows
+    ]
 
 
 def results_stamp(game: str) -> str:
@@ -136,7 +124,7 @@ def results_stamp(game: str) -> str:
     agg = Match.objects.filter(game=game, status=Match.Status.FINISHED).aggregate(
         n=Count("pk"), last=Max("updated_at"), versions=Sum("version")
     )
-    last = agg["last"].isoformat() if agg["last"] else "-"
+    last = agg["last"].timestamp() if agg["last"] else 0
     return f"{agg['n']}:{last}:{agg['versions'] or 0}"
 
 

@@ -9,7 +9,7 @@ matches they sat in.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +82,7 @@ class GameStats:
     bag_penalties: int = 0
     nil: list[int] = field(default_factory=lambda: [0, 0])  # attempts, made
     blind_nil: list[int] = field(default_factory=lambda: [0, 0])
-    by_bid: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # bid: [made, of]
+    by_bid: dict[int, list[int]] = field(default_factory=dict)  # bid: [made, of]
     # Draw Bridge
     declared: int = 0
     made: int = 0
@@ -241,8 +241,9 @@ def _spades(stats: GameStats, hand: dict, row: dict, before: dict | None, seat: 
         stats.bids += 1
         stats.exact += taken == bid
         stats.set += taken < bid
-        stats.by_bid[bid][0] += taken == bid
-        stats.by_bid[bid][1] += 1
+        tally = stats.by_bid.setdefault(bid, [0, 0])
+        tally[0] += taken == bid
+        tally[1] += 1
     # Bags as the engine counted them (a failed Nil's tricks too, if the
     # match's options say so): the count after this hand, plus the ten each
     # penalty took away, less the count before.
@@ -256,8 +257,9 @@ def _ohhell(stats: GameStats, hand: dict, row: dict, before: dict | None, seat: 
     made = row["made"][seat]
     stats.bids += 1
     stats.exact += made
-    stats.by_bid[bid][0] += made
-    stats.by_bid[bid][1] += 1
+    tally = stats.by_bid.setdefault(bid, [0, 0])
+    tally[0] += made
+    tally[1] += 1
 
 
 def _drawbridge(stats: GameStats, hand: dict, row: dict, before: dict | None, seat: int) -> None:

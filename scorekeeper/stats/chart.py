@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-WIDTH, HEIGHT = 640, 280
-LEFT, RIGHT, TOP, BOTTOM = 48, 96, 16, 28  # room for the scale and the names at the line ends
+WIDTH, HEIGHT = 380, 240
+LEFT, RIGHT, TOP, BOTTOM = 40, 84, 12, 26  # room for the scale and the names at the line ends
 
 
 @dataclass(frozen=True)

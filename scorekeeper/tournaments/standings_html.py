@@ -51,11 +51,11 @@ def live_tables(view: RoundView) -> SafeString:
             "ended" if table.ended_early else "finished" if table.finished else "live" if table.is_open else "abandoned"
         )
         seats = "".join(
-            f'<span{WINNER if seat.winner else ""}>{escape(seat.name)} <b>{seat.total}</b></span>'
+            f"<span{WINNER if seat.winner else ''}>{escape(seat.name)} <b>{seat.total}</b></span>"
             for seat in table.seats
         )
         lines.append(
-            f'<li{LIVE if table.is_open else ""}>'
+            f"<li{LIVE if table.is_open else ''}>"
             f'<span class="live-table">{escape(_("Table %(t)d") % {"t": table.number})}</span>'
             f'<span class="live-seats">{seats}</span><span class="muted">{states[state]}</span></li>'
         )

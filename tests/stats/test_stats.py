@@ -1,6 +1,8 @@
 """A player's figures from hands worked out by hand (the numbers are
 written here, not computed by the code under test)."""
 
+import re
+
 import pytest
 
 from scorekeeper.stats import Played, places, player_stats
@@ -162,3 +164,12 @@ def test_an_edit_changes_the_figures():
 def test_places_share_ties():
     assert places([10, 30, 30, 5]) == [3.0, 1.5, 1.5, 4.0]
     assert places([7, 7]) == [1.5, 1.5]
+
+
+def test_the_statistics_are_pure_python():
+    from pathlib import Path
+
+    import scorekeeper.stats
+
+    for path in Path(scorekeeper.stats.__file__).parent.glob("*.py"):
+        assert not re.search(r"^\s*(from|import)\s+django", path.read_text(), re.M), path
