@@ -7,6 +7,7 @@ from django.urls import path, re_path
 from . import converters  # noqa: F401 - registers <id:...>
 from .access import views as access
 from .access.login_form import LoginForm
+from .backups import views as backups
 from .matches.views import confirm, corrections, lifecycle, sheet
 from .players import views as players
 from .tournaments.views import organiser, public
@@ -35,6 +36,14 @@ urlpatterns = [
 urlpatterns += [
     path("players/", players.players, name="players"),
     path("players/<id:player_id>/rename/", players.rename_player, name="rename_player"),
+    path("players/<id:player_id>/", players.player_page, name="player"),
+    path("players/named/", players.player_by_name, name="player_by_name"),
+    path("ratings/", players.ratings, name="ratings"),
+    path("backup/", backups.backup_page, name="backup"),
+    path("backup/everything.json", backups.everything_json, name="backup_everything"),
+    path("matches/<id:match_id>/export.json", backups.match_json, name="match_json"),
+    path("matches/<id:match_id>/sheet.csv", backups.match_csv, name="match_csv"),
+    path("tournaments/<id:pk>/export.json", backups.tournament_json, name="tournament_json"),
 ]
 
 urlpatterns += [

@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
 from ..models import AuditEvent, Hand, Match, Table
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
+from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
 
 BIDDING_ACTIONS = ("bids saved", "bids cleared")
@@ -147,6 +149,29 @@ class ScoreSheet:
     def engine_input(self) -> dict:
         return self.match.engine_input([row.entry for row in self.rows])
 
+    @cached_property
+    def chart(self) -> Chart | None:
+        """The running totals as a chart: drawn for finished sheets only."""
+        totals = [row.totals for row in self.rows if None not in row.totals]
+        if not totals:
+            return None
+        target = self.target if isinstance(self.target, int) else None
+        return running_totals(self.names, totals, target, rtl=get_language_bidi())
+
+    @property
+    def chart_description(self) -> str:
+        """The chart in words, for screen readers."""
+        finals = ", ".join(
+            _("%(name)s %(total)s") % {"name": name, "total": total}
+            for name, total in zip(self.names, self.totals, strict=True)
+        )
+        hands = len(self.rows)
+        noun = self.spec.hand_noun if hands == 1 else f"{self.spec.hand_noun}s"
+        text = _("Running totals, %(n)d %(noun)s. Final: %(finals)s.") % {"n": hands, "noun": noun, "finals": finals}
+        if self.chart and self.chart.target is not None:
+            text += " " + _("Target %(t)s.") % {"t": self.chart.target}
+        return text
+
 
 def score_sheet(match_id: int) -> ScoreSheet:
     """The whole sheet of one match in 2 queries. Raises Match.DoesNotExist."""
@@ -241,6 +266,3 @@ def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:
 def match_history(match: Match) -> list[AuditEvent]:
     """Every change of a match, newest first."""
     return list(match.audit_events.select_related("user").order_by("-at", "-id"))
-
-
-

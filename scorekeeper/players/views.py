@@ -11,9 +11,10 @@ from django.views.decorators.http import require_http_methods
 
 from ..audit import Actor
 from ..errors import ServiceError
-from ..models import Player
-from . import services
-from .selectors import all_players
+from ..models import Player, name_key
+from ..scoring import GAMES
+from ..stats.ratings import MIN_MATCHES
+from . import selectors, services
 
 UNPROCESSABLE = 422
 
@@ -30,7 +31,7 @@ def players(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s added.") % {"name": player.name})
             return redirect("players")
-    context = {"players": all_players(), "error": error, "name": request.POST.get("name", "")}
+    context = {"players": selectors.all_players(), "error": error, "name": request.POST.get("name", "")}
     return render(request, "players/list.html", context, status=status)
 
 
@@ -49,3 +50,22 @@ def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
         else:
             return redirect("players")
     return render(request, "players/rename.html", {"player": player, "error": error}, status=status)
+
+
+@require_http_methods(["GET"])
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    page = selectors.player_page(player, request.user)
+    return render(request, "players/detail.html", {"page": page, "games": GAMES})
+
+
+@require_http_methods(["GET"])
+def player_by_name(request: HttpRequest) -> HttpResponse:
+    """Names on score sheets link here: a sheet keeps names, not ids."""
+    player = get_object_or_404(Player, key=name_key(request.GET.get("name", "")))
+    return redirect("player", player.pk)
+
+
+@require_http_methods(["GET"])
+def ratings(request: HttpRequest) -> HttpResponse:
+    return render(request, "players/ratings.html", {"boards": selectors.leaderboards(), "minimum": MIN_MATCHES})

@@ -51,11 +51,11 @@ def live_tables(view: RoundView) -> SafeString:
     for table in view.tables:
         state = _state(table)
         seats = "".join(
-            f'<span{WINNER if seat.winner else ""}>{escape(seat.name)} <b>{seat.total}</b></span>'
+            f"<span{WINNER if seat.winner else ''}>{escape(seat.name)} <b>{seat.total}</b></span>"
             for seat in table.seats
         )
         lines.append(
-            f'<li{LIVE if table.is_open else ""}>'
+            f"<li{LIVE if table.is_open else ''}>"
             f'<span class="live-table">{escape(_("Table %(t)d") % {"t": table.number})}</span>'
             f'<span class="live-seats">{seats}</span><span class="muted">{states[state]}'
             f'{corrected if table.corrected else ""}</span></li>'

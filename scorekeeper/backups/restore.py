@@ -1,0 +1,283 @@
+"""Backups in: a file from scorekeeper.backups.export, checked whole before
+anything is written, then written in one transaction: all or nothing.
+
+Every reference is checked (a match's players, a table's match, an
+entrant's player) and every match is scored by the engine, so a file with
+one illegal hand imports nothing and says which match and hand. Players are
+matched by name ("Ann" here and "ann" in the file are one person); matches
+and tournaments are added with new numbers; scores and winners are worked
+out again, never copied from the file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..audit import SYSTEM, Actor, record
+from ..errors import ServiceError
+from ..models import Entrant, Hand, Match, Round, Seat, Table, Tournament
+from ..players.services import clean_player_name, get_or_create_player
+from ..scoring import GAMES, InvalidHand, check_bidding, score_match
+from .export import SCHEMA, VERSION
+
+MAX_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Imported:
+    players: int
+    matches: int
+    tournaments: int
+
+
+def _fail(message: str) -> ServiceError:
+    return ServiceError(_("Nothing was imported: %(why)s") % {"why": message})
+
+
+def parse(raw: bytes | str) -> dict:
+    if len(raw) > MAX_BYTES:
+        raise _fail(_("the file is larger than 50 MB."))
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise _fail(_("this is not a Scorekeeper backup (not JSON).")) from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise _fail(_("this is not a Scorekeeper backup."))
+    if data.get("version") != VERSION:
+        raise _fail(
+            _("the backup's version is %(v)s; this Scorekeeper reads version %(ours)s.")
+            % {"v": data.get("version"), "ours": VERSION}
+        )
+    return data
+
+
+def _list(data: dict, key: str, where: str) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise _fail(_("%(where)s: “%(key)s” must be a list.") % {"where": where, "key": key})
+    return value
+
+
+def _when(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise _fail(_("%(where)s: %(value)r is not a date and time.") % {"where": where, "value": value}) from None
+
+
+def _int(value: Any, where: str, *, low: int = 0, high: int | None = None) -> int:
+    if type(value) is not int or value < low or (high is not None and value > high):
+        raise _fail(_("%(where)s: %(value)r is not a valid number.") % {"where": where, "value": value})
+    return value
+
+
+@dataclass
+class _Match:
+    ref: int
+    game: str
+    options: dict
+    players: list[int]
+    hands: list[dict]
+    bids_in_play: dict | None
+    abandoned: bool
+    ended_early: bool
+    created_at: datetime | None
+    finished_at: datetime | None
+    result: dict
+
+
+def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
+    """Everything in the file checked, nothing written: (player names by the
+    file's ids, the matches scored, the tournaments). Raises ServiceError
+    naming what is wrong."""
+    names: dict[int, str] = {}
+    for i, p in enumerate(_list(data, "players", _("the file"))):
+        where = _("player %(n)d") % {"n": i + 1}
+        if not isinstance(p, dict):
+            raise _fail(_("%(where)s is not an object.") % {"where": where})
+        ref = _int(p.get("id"), where)
+        if ref in names:
+            raise _fail(_("two players have the number %(id)d.") % {"id": ref})
+        try:
+            names[ref] = clean_player_name(p.get("name"))
+        except ServiceError as e:
+            raise _fail(f"{where}: {e.message}") from None
+    matches: list[_Match] = []
+    seen: set[int] = set()
+    for i, m in enumerate(_list(data, "matches", _("the file"))):
+        where = _("match %(n)d") % {"n": i + 1}
+        if not isinstance(m, dict):
+            raise _fail(_("%(where)s is not an object.") % {"where": where})
+        ref = _int(m.get("id"), where)
+        if ref in seen:
+            raise _fail(_("two matches have the number %(id)d.") % {"id": ref})
+        seen.add(ref)
+        game = m.get("game")
+        if game not in GAMES:
+            raise _fail(_("%(where)s: the game %(game)r is not one of ours.") % {"where": where, "game": game})
+        players = _list(m, "players", where)
+        for p in players:
+            if p not in names:
+                raise _fail(_("%(where)s: player %(p)r is not in the file's players.") % {"where": where, "p": p})
+        if len(set(players)) != len(players):
+            raise _fail(_("%(where)s: a player sits in two seats.") % {"where": where})
+        seat_names = [names[p] for p in players]
+        label = f"{where} ({GAMES[game].spec.name}: {' · '.join(seat_names)})"
+        hands = _list(m, "hands", label)
+        options = m.get("options") or {}
+        engine_input = {"game": game, "players": seat_names, "options": options, "hands": hands}
+        try:
+            result = score_match(engine_input)
+            bids = m.get("bids_in_play")
+            if bids is not None:
+                check_bidding(engine_input, bids)  # refuses bids in play after the end too
+        except InvalidHand as error:
+            raise _fail(f"{label}: {error}") from None
+        matches.append(
+            _Match(
+                ref=ref,
+                game=game,
+                options=options,
+                players=players,
+                hands=hands,
+                bids_in_play=bids,
+                abandoned=m.get("abandoned") is True,
+                ended_early=m.get("ended_early") is True,
+                created_at=_when(m.get("created_at"), label),
+                finished_at=_when(m.get("finished_at"), label),
+                result=result,
+            )
+        )
+    tournaments = _list(data, "tournaments", _("the file"))
+    by_ref = {m.ref: m for m in matches}
+    used: set[int] = set()
+    for i, t in enumerate(tournaments):
+        where = _("tournament %(n)d") % {"n": i + 1}
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
+            raise _fail(_("%(where)s needs a name.") % {"where": where})
+        where = f"{where} ({t['name']})"
+        if t.get("game") not in GAMES:
+            raise _fail(_("%(where)s: the game %(game)r is not one of ours.") % {"where": where, "game": t.get("game")})
+        if t.get("format") not in Tournament.Format.values or t.get("status") not in Tournament.Status.values:
+            raise _fail(_("%(where)s: unknown format or state.") % {"where": where})
+        _int(t.get("planned_rounds"), where, low=1)
+        _int(t.get("table_size", 4), where, low=3, high=7)
+        for e in _list(t, "entrants", where):
+            if not isinstance(e, dict) or e.get("player") not in names:
+                raise _fail(_("%(where)s: an entrant is not in the file's players.") % {"where": where})
+        numbers = set()
+        for r in _list(t, "rounds", where):
+            if not isinstance(r, dict) or r.get("status") not in Round.Status.values:
+                raise _fail(_("%(where)s: a round has an unknown state.") % {"where": where})
+            number = _int(r.get("number"), where, low=1)
+            if number in numbers:
+                raise _fail(_("%(where)s: round %(n)d appears twice.") % {"where": where, "n": number})
+            numbers.add(number)
+            seated = [
+                p for table in _list(r, "proposal", where) for p in (table if isinstance(table, list) else [None])
+            ]
+            if any(p not in names for p in seated + _list(r, "byes", where)):
+                raise _fail(
+                    _("%(where)s, round %(n)d: a player is not in the file's players.") % {"where": where, "n": number}
+                )
+            for table in _list(r, "tables", where):
+                ref = table.get("match") if isinstance(table, dict) else None
+                if ref not in by_ref:
+                    raise _fail(
+                        _("%(where)s, round %(n)d: a table's match is not in the file.") % {"where": where, "n": number}
+                    )
+                if ref in used:
+                    raise _fail(_("%(where)s: match %(ref)s is at two tables.") % {"where": where, "ref": ref})
+                if by_ref[ref].game != t["game"]:
+                    raise _fail(_("%(where)s: a table plays another game.") % {"where": where})
+                used.add(ref)
+                _int(table.get("number"), where, low=1)
+    return names, matches, tournaments
+
+
+@transaction.atomic
+def import_backup(raw: bytes | str, *, actor: Actor = SYSTEM) -> Imported:
+    """Check the whole file, then write it: all or nothing."""
+    names, matches, tournaments = check(parse(raw))
+    players = {ref: get_or_create_player(name) for ref, name in names.items()}
+    created: dict[int, Match] = {}
+    for m in matches:
+        result = m.result
+        winners, status = result["winners"], Match.Status.IN_PROGRESS
+        if m.abandoned:
+            status = Match.Status.ABANDONED
+        elif result["finished"]:
+            status = Match.Status.FINISHED
+        elif m.ended_early:  # ended at a round's time limit: the totals decide
+            best = max(result["totals"])
+            winners, status = [i for i, t in enumerate(result["totals"]) if t == best], Match.Status.FINISHED
+        seated = [players[p] for p in m.players]
+        match = Match.objects.create(
+            game=m.game,
+            options=m.options,
+            status=status,
+            player_names=[p.name for p in seated],
+            totals=result["totals"],
+            winners=winners,
+            hands_played=len(m.hands),
+            pending_bidding=m.bids_in_play if status == Match.Status.IN_PROGRESS else None,
+            owner=actor.user,
+            finished_at=(m.finished_at or m.created_at) if status == Match.Status.FINISHED else None,
+        )
+        if m.created_at:  # auto_now_add: set after the insert
+            Match.objects.filter(pk=match.pk).update(created_at=m.created_at)
+        Seat.objects.bulk_create(Seat(match=match, player=p, position=i) for i, p in enumerate(seated))
+        Hand.objects.bulk_create(Hand(match=match, number=i + 1, entry=h) for i, h in enumerate(m.hands))
+        record(actor, "match imported", match=match, after={"from backup match": m.ref})
+        created[m.ref] = match
+    for t in tournaments:
+        tournament = Tournament.objects.create(
+            name=t["name"].strip()[:100],
+            game=t["game"],
+            options=t.get("options") or {},
+            format=t["format"],
+            planned_rounds=t["planned_rounds"],
+            round_minutes=t.get("round_minutes"),
+            table_size=t.get("table_size", 4),
+            seed=t.get("seed") or 0,
+            status=t["status"],
+            is_public=t.get("public", True) is not False,
+            owner=actor.user,
+        )
+        Entrant.objects.bulk_create(
+            Entrant(
+                tournament=tournament, player=players[e["player"]], dropped_after_round=e.get("dropped_after_round")
+            )
+            for e in t.get("entrants", [])
+        )
+        remap = {ref: p.pk for ref, p in players.items()}
+        for r in t.get("rounds", []):
+            rnd = Round.objects.create(
+                tournament=tournament,
+                number=r["number"],
+                status=r["status"],
+                proposal=[[remap[p] for p in table] for table in r.get("proposal") or []],
+                byes=[remap[p] for p in r.get("byes") or []],
+                published_at=_when(r.get("published_at"), t["name"]),
+                ends_at=_when(r.get("ends_at"), t["name"]),
+                completed_at=_when(r.get("completed_at"), t["name"]),
+            )
+            Table.objects.bulk_create(
+                Table(
+                    round=rnd,
+                    number=table["number"],
+                    match=created[table["match"]],
+                    ended_early_at=_when(table.get("ended_early_at"), t["name"]),
+                )
+                for table in r.get("tables", [])
+            )
+        record(actor, "tournament imported", tournament=tournament, after={"name": tournament.name})
+    return Imported(players=len(players), matches=len(created), tournaments=len(tournaments))
