@@ -41,10 +41,14 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
     ):
         seats[match_id][position] = player_id
     hands: dict[int, list[dict]] = defaultdict(list)
-    for match_id, entry in (
-        Hand.objects.filter(match_id__in=match_ids).order_by("match_id", "number").values_list("match_id", "entry")
+    checks: dict[int, list[str]] = defaultdict(list)
+    for match_id, entry, confirmation in (
+        Hand.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "number")
+        .values_list("match_id", "entry", "confirmation")
     ):
         hands[match_id].append(entry)
+        checks[match_id].append(confirmation)
     entrants = list(Entrant.objects.filter(tournament__in=tournaments).order_by("tournament_id", "registered_at", "pk"))
     player_ids = {p for s in seats.values() for p in s.values()} | {e.player_id for e in entrants}
     for r in rounds:
@@ -75,6 +79,10 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
                 "players": [seats[m.pk][i] for i in range(len(seats[m.pk]))],
                 "hands": hands[m.pk],
                 "bids_in_play": m.pending_bidding,
+                "confirm_hands": m.confirm_hands,
+                "confirmations": checks[m.pk],  # per hand: "", "pending", "confirmed" or "disputed"
+                "accepted_at": _stamp(m.accepted_at),
+                "corrected_at": _stamp(m.corrected_at),
                 "abandoned": m.status == Match.Status.ABANDONED,
                 "ended_early": m.pk in ended_early,
                 "created_at": _stamp(m.created_at),
@@ -95,6 +103,7 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
                 "seed": t.seed,
                 "status": t.status,
                 "public": t.is_public,
+                "confirm_hands": t.confirm_hands,
                 "entrants": [
                     {"player": e.player_id, "dropped_after_round": e.dropped_after_round} for e in entrants_of[t.pk]
                 ],

@@ -92,6 +92,10 @@ class _Match:
     created_at: datetime | None
     finished_at: datetime | None
     result: dict
+    confirm_hands: bool
+    confirmations: list[str]
+    accepted_at: datetime | None
+    corrected_at: datetime | None
 
 
 def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
@@ -141,6 +145,9 @@ def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
                 check_bidding(engine_input, bids)  # refuses bids in play after the end too
         except InvalidHand as error:
             raise _fail(f"{label}: {error}") from None
+        confirmations = m.get("confirmations") or [""] * len(hands)
+        if len(confirmations) != len(hands) or any(c not in Hand.Confirmation.values for c in confirmations):
+            raise _fail(_("%(where)s: the hands' confirmations do not match the hands.") % {"where": label})
         matches.append(
             _Match(
                 ref=ref,
@@ -154,6 +161,10 @@ def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
                 created_at=_when(m.get("created_at"), label),
                 finished_at=_when(m.get("finished_at"), label),
                 result=result,
+                confirm_hands=m.get("confirm_hands") is True,
+                confirmations=confirmations,
+                accepted_at=_when(m.get("accepted_at"), label),
+                corrected_at=_when(m.get("corrected_at"), label),
             )
         )
     tournaments = _list(data, "tournaments", _("the file"))
@@ -231,11 +242,20 @@ def import_backup(raw: bytes | str, *, actor: Actor = SYSTEM) -> Imported:
             pending_bidding=m.bids_in_play if status == Match.Status.IN_PROGRESS else None,
             owner=actor.user,
             finished_at=(m.finished_at or m.created_at) if status == Match.Status.FINISHED else None,
+            confirm_hands=m.confirm_hands,
+            unconfirmed_hands=sum(
+                c in (Hand.Confirmation.PENDING, Hand.Confirmation.DISPUTED) for c in m.confirmations
+            ),
+            accepted_at=m.accepted_at,
+            corrected_at=m.corrected_at,
         )
         if m.created_at:  # auto_now_add: set after the insert
             Match.objects.filter(pk=match.pk).update(created_at=m.created_at)
         Seat.objects.bulk_create(Seat(match=match, player=p, position=i) for i, p in enumerate(seated))
-        Hand.objects.bulk_create(Hand(match=match, number=i + 1, entry=h) for i, h in enumerate(m.hands))
+        Hand.objects.bulk_create(
+            Hand(match=match, number=i + 1, entry=h, confirmation=c)
+            for i, (h, c) in enumerate(zip(m.hands, m.confirmations, strict=True))
+        )
         record(actor, "match imported", match=match, after={"from backup match": m.ref})
         created[m.ref] = match
     for t in tournaments:
@@ -250,6 +270,7 @@ def import_backup(raw: bytes | str, *, actor: Actor = SYSTEM) -> Imported:
             seed=t.get("seed") or 0,
             status=t["status"],
             is_public=t.get("public", True) is not False,
+            confirm_hands=t.get("confirm_hands", True) is not False,
             owner=actor.user,
         )
         Entrant.objects.bulk_create(

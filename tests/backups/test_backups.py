@@ -209,3 +209,35 @@ def test_restore_from_the_page(web, make_match):
     assert response.status_code == 422 and "Nothing was imported" in response.content.decode()
     assert web.post("/backup/", {}).status_code == 422
     assert Match.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_confirmations_survive_the_round_trip(organiser):
+    """A tournament whose tables wait for the other side: the confirmed
+    table counts after the restore, the unconfirmed one still waits."""
+    import uuid
+
+    from scorekeeper.matches import services as match_services
+
+    t = make(organiser, ["Ann", "Bob", "Cat", "Dan"], rounds=2, confirm_hands=True)
+    first, second = tables_of(publish_next(t, organiser))
+    for table in (first, second):
+        play(table.match, {"bids": [10, 2], "tricks": [11, 2]})
+    checked = Match.objects.get(pk=first.match_id)
+    match_services.check_hand(
+        match_id=checked.pk,
+        number=1,
+        correct=True,
+        version=checked.version,
+        client_key=uuid.uuid4().hex,
+        actor=Actor.organiser(organiser),
+    )
+    before = [(r.name, r.match_points, r.games_played) for r in tournament_selectors.standings(t).rows]
+    assert sum(r[2] for r in before) == 2  # one table counts: its two players
+    backup = json.dumps(export_everything())
+    empty_the_database()
+    import_backup(backup)
+    t2 = Tournament.objects.get()
+    assert t2.confirm_hands is True
+    assert [(r.name, r.match_points, r.games_played) for r in tournament_selectors.standings(t2).rows] == before
+    assert sorted(Hand.objects.values_list("confirmation", flat=True)) == ["confirmed", "pending"]
