@@ -245,6 +245,9 @@ class Tournament(models.Model):
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     is_public = models.BooleanField(_("public standings"), default=True)
     confirm_hands = models.BooleanField(_("the other side confirms each hand"), default=True)
+    # Swiss: order the field by the players' ratings of the game (round 1's
+    # pairing and every tie after), instead of by registration.
+    seed_by_rating = models.BooleanField(_("seed by rating"), default=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )

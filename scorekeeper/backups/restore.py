@@ -271,6 +271,7 @@ def import_backup(raw: bytes | str, *, actor: Actor = SYSTEM) -> Imported:
             status=t["status"],
             is_public=t.get("public", True) is not False,
             confirm_hands=t.get("confirm_hands", True) is not False,
+            seed_by_rating=t.get("seed_by_rating") is True,
             owner=actor.user,
         )
         Entrant.objects.bulk_create(

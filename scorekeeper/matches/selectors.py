@@ -177,9 +177,7 @@ def score_sheet(match_id: int) -> ScoreSheet:
     """The whole sheet of one match in 2 queries. Raises Match.DoesNotExist."""
     match = Match.objects.get(pk=match_id)
     hands = list(
-        Hand.objects.filter(match=match)
-        .order_by("number")
-        .values_list("number", "entry", "confirmation", "client_key")
+        Hand.objects.filter(match=match).order_by("number").values_list("number", "entry", "confirmation", "client_key")
     )
     sheet = _work_out(match, [(number, entry) for number, entry, _state, _key in hands])
     for row, (_number, _entry, state, key) in zip(sheet.rows, hands, strict=True):

@@ -408,3 +408,21 @@ def tournaments_for(user) -> list[Tournament]:
             entrant_count=Count("entrants", distinct=True), round_count=Count("rounds", distinct=True)
         ).order_by("-created_at")
     )
+
+
+def rating_seeds(game: str, player_ids: list[int]) -> dict[int, int]:
+    """Seed numbers (0 is the top seed) by the players' ratings of ``game``,
+    the cautious figure first; players without a rating after the rated
+    ones, in the order given (registration)."""
+    from ..players.selectors import game_ratings
+
+    ratings = game_ratings(game)
+    order = sorted(
+        range(len(player_ids)),
+        key=lambda k: (
+            player_ids[k] not in ratings,
+            -ratings[player_ids[k]].ordinal if player_ids[k] in ratings else 0,
+            k,
+        ),
+    )
+    return {player_ids[k]: seed for seed, k in enumerate(order)}

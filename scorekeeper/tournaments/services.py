@@ -34,7 +34,7 @@ from .formats import (
     format_mismatch_message,
     formats_for,
 )
-from .selectors import load_tournament, two_player_inputs
+from .selectors import load_tournament, rating_seeds, two_player_inputs
 
 # A table still to wait for: being played, or over with hands the other
 # side has not confirmed (and no organiser accepted it as it is).
@@ -75,6 +75,7 @@ def create_tournament(
     table_size: int | None = None,
     is_public: bool = True,
     confirm_hands: bool = True,
+    seed_by_rating: bool = False,
     actor: Actor,
 ) -> Tournament:
     """A new tournament in registration. ``ServiceError.code`` names the
@@ -141,6 +142,7 @@ def create_tournament(
             seed=secrets.randbelow(2**31),
             is_public=bool(is_public),
             confirm_hands=bool(confirm_hands),
+            seed_by_rating=bool(seed_by_rating),
             owner=actor.user,
         )
         _audit(
@@ -157,6 +159,7 @@ def create_tournament(
                 "table_size": table_size,
                 "is_public": bool(is_public),
                 "confirm_hands": bool(confirm_hands),
+                "seed_by_rating": bool(seed_by_rating),
             },
         )
     return tournament
@@ -335,6 +338,8 @@ def _compute_round(tournament: Tournament, number: int) -> Proposal:
         data = load_tournament(tournament)
         inputs = two_player_inputs(data)
         seeds = {e["player_id"]: k for k, e in enumerate(entrants)}
+        if tournament.seed_by_rating:
+            seeds = rating_seeds(tournament.game, [e["player_id"] for e in entrants])
         players = swiss_players(
             inputs["results"], inputs["byes"], inputs["drops"], seeds=seeds, players=[e["player_id"] for e in entrants]
         )
@@ -541,11 +546,7 @@ def complete_rounds(*, tournament_id: int, actor: Actor = SYSTEM) -> list[Round]
     if tournament.status == Tournament.Status.FINISHED:
         return []
     open_rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
-    if (
-        not open_rounds.annotate(tables_open=Count("tables", filter=TABLE_NOT_DONE))
-        .filter(tables_open=0)
-        .exists()
-    ):
+    if not open_rounds.annotate(tables_open=Count("tables", filter=TABLE_NOT_DONE)).filter(tables_open=0).exists():
         return []
     with transaction.atomic():
         return _complete_rounds(_lock(tournament_id), actor)

@@ -58,7 +58,7 @@ def live_tables(view: RoundView) -> SafeString:
             f"<li{LIVE if table.is_open else ''}>"
             f'<span class="live-table">{escape(_("Table %(t)d") % {"t": table.number})}</span>'
             f'<span class="live-seats">{seats}</span><span class="muted">{states[state]}'
-            f'{corrected if table.corrected else ""}</span></li>'
+            f"{corrected if table.corrected else ''}</span></li>"
         )
     return mark_safe("\n".join(lines))  # names escaped above
 

@@ -85,6 +85,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             "table_size": data.get("table_size", "4"),
             "is_public": (data.get("is_public") is not None) if posted else True,
             "confirm_hands": (data.get("confirm_hands") is not None) if posted else True,
+            "seed_by_rating": (data.get("seed_by_rating") is not None) if posted else False,
         },
         "seated": formats_for(game_id) == SEATED_FORMATS,
         "options": [(o, parsed.values[o.name] if posted else o.default) for o in spec.options],
@@ -110,6 +111,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             table_size=table_size,
             is_public=context["values"]["is_public"],
             confirm_hands=context["values"]["confirm_hands"],
+            seed_by_rating=context["values"]["seed_by_rating"],
             actor=Actor.organiser(request.user),
         )
     except ServiceError as e:
