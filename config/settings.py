@@ -6,6 +6,8 @@ REDIS_URL     a shared cache for several app servers (default: files in
 SECRET_KEY    required when DEBUG is off
 DEBUG         "1"/"true" to turn on (default on for local use)
 ALLOWED_HOSTS comma-separated (default: localhost names)
+TRUSTED_PROXY_COUNT  reverse proxies in front (default 0: X-Forwarded-For ignored)
+SESSION_IDLE_HOURS   an organiser's login ends after this long unused (default 12)
 """
 
 import hashlib
@@ -54,6 +56,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a form (the CSRF check does): 400 for one that is not UTF-8 or does not parse.
+    "scorekeeper.middleware.refuse_undecodable_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -71,9 +75,15 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Five wrong passwords for one user name from one client address lock that
+# pair for an hour: the organiser, from any other address, still logs in.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The client's address: REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT reverse
+# proxies the one they put in X-Forwarded-For (scorekeeper/access/client_ip.py).
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.access.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "access/lockout.html"
 AXES_VERBOSE = False
 
