@@ -5,7 +5,9 @@
   the tournament's organisers.
 - A device may score one match after exchanging that match's scoring link
   (see ``links``).
-- Everybody may read score sheets.
+- Everybody may read score sheets, except those of a private tournament's
+  tables: only its organisers and the devices holding that table's link
+  may read them (``may_view_match``).
 
 Every write view checks here (``decorators``), whatever the page shows;
 the services record who did it."""
@@ -59,6 +61,19 @@ def match_and_scorer(request: HttpRequest, match_id: int) -> tuple[Match | None,
             return link.match, Actor.device(link)
     match = Match.objects.filter(pk=match_id).first()
     return match, (scorer(request, match) if match else None)
+
+
+def in_private_tournament(match: Match) -> bool:
+    return Tournament.objects.filter(rounds__tables__match=match, is_public=False).exists()
+
+
+def may_view_match(request: HttpRequest, match: Match, *, private: bool | None = None) -> bool:
+    """Anyone may read a match's pages, but a private tournament's table
+    only its organisers and a device holding the table's link. ``private``:
+    already known (saves the query)."""
+    if private is None:
+        private = in_private_tournament(match)
+    return not private or scorer(request, match) is not None
 
 
 @dataclass(frozen=True)
