@@ -5,6 +5,10 @@
   the tournament's organisers.
 - A device may score one match after exchanging that match's scoring link
   (see ``links``).
+- Players are one list for the club. A player may be renamed by an
+  organiser of a match or tournament the player is in, by anyone logged in
+  while the player is in none yet, and by a superuser
+  (``renamable_players``).
 - Everybody may read score sheets, except those of a private tournament's
   tables: only its organisers and the devices holding that table's link
   may read them (``may_view_match``).
@@ -16,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from ..audit import Actor
-from ..models import Match, Tournament
+from ..models import Entrant, Match, Player, Seat, Tournament
 from .links import active_link
 
 
@@ -41,6 +46,29 @@ def is_tournament_organiser(user, tournament: Tournament) -> bool:
     if user.is_superuser or tournament.owner_id == user.pk:
         return True
     return tournament.co_organisers.filter(pk=user.pk).exists()
+
+
+def renamable_players(user) -> QuerySet[Player]:
+    """The players this organiser may rename: those of the matches and
+    tournaments they run, and those in none yet (renaming one changes no
+    one's sheet). Subqueries, so no row is multiplied."""
+    if not user.is_authenticated:
+        return Player.objects.none()
+    if user.is_superuser:
+        return Player.objects.all()
+    tournaments = Tournament.objects.filter(Q(owner=user) | Q(co_organisers=user)).values("pk")
+    matches = Match.objects.filter(
+        Q(owner=user) | Q(co_organisers=user) | Q(table__round__tournament__in=tournaments)
+    ).values("pk")
+    return Player.objects.filter(
+        Q(pk__in=Seat.objects.filter(match__in=matches).values("player_id"))
+        | Q(pk__in=Entrant.objects.filter(tournament__in=tournaments).values("player_id"))
+        | (~Q(pk__in=Seat.objects.values("player_id")) & ~Q(pk__in=Entrant.objects.values("player_id")))
+    )
+
+
+def may_rename_player(user, player: Player) -> bool:
+    return renamable_players(user).filter(pk=player.pk).exists()
 
 
 def scorer(request: HttpRequest, match: Match) -> Actor | None:
