@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorekeeper.middleware.keep_sessions_alive",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -180,7 +181,12 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cook
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a table device stays allowed for a month
+# An organiser's login ends after a working day unused (each request within
+# it, at most every few minutes, starts the day again: keep_sessions_alive);
+# a table device's grant cookie (access/links.py) lasts a month regardless.
+SESSION_COOKIE_AGE = int(float(os.environ.get("SESSION_IDLE_HOURS", "12")) * 3600)
+SESSION_REFRESH_SECONDS = 300
+SCORING_GRANT_AGE = 60 * 60 * 24 * 30  # a table device stays allowed for a month
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

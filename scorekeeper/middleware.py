@@ -10,6 +10,7 @@ Content Security Policy: our own files only, no inline script or style
 import codecs
 from urllib.parse import parse_qsl
 
+from django.conf import settings
 from django.core.exceptions import (
     BadRequest,
     RequestDataTooBig,
@@ -19,6 +20,7 @@ from django.core.exceptions import (
 )
 from django.http import HttpResponseBadRequest, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
+from django.utils import timezone
 
 CSP = "; ".join(
     [
@@ -119,3 +121,26 @@ def bad_request(request, exception=None):
     """The 400 page: plain words, and it reads nothing of the request (the
     default page runs the CSRF check again, which reads the form again)."""
     return _plain_400("The request could not be read.")
+
+
+SESSION_SEEN = "seen"
+
+
+def keep_sessions_alive(get_response):
+    """An organiser's login lasts SESSION_COOKIE_AGE (a working day) after
+    their last request: the session is saved again, which starts its age
+    anew, at most every SESSION_REFRESH_SECONDS (not on every request: the
+    pages poll every few seconds). Requests without a session cookie (the
+    table devices, the screens) are not looked at."""
+
+    def middleware(request):
+        response = get_response(request)
+        has_session = settings.SESSION_COOKIE_NAME in request.COOKIES or request.session.modified
+        if has_session and request.user.is_authenticated:
+            now = int(timezone.now().timestamp())
+            seen = request.session.get(SESSION_SEEN)
+            if not isinstance(seen, int) or now - seen >= settings.SESSION_REFRESH_SECONDS:
+                request.session[SESSION_SEEN] = now
+        return response
+
+    return middleware
