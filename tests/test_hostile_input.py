@@ -26,8 +26,6 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.http import QueryDict
 from django.test import Client
-from django.urls import URLResolver, get_resolver, resolve
-from django.urls.resolvers import RoutePattern
 from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -39,6 +37,7 @@ from scorekeeper.models import AccessLink, AuditEvent, Hand, Match, Player
 from scorekeeper.scoring import check_bidding, score_match
 
 from .conftest import basis, bid, form_values, play
+from .urlconf import every_url
 
 pytestmark = pytest.mark.django_db
 
@@ -1037,47 +1036,6 @@ def test_hostile_login_names_are_not_500(db, username):
 
 
 # ------------------------------------------- every route, hostile bodies and headers
-
-
-def _walk(patterns, prefix=()):
-    for p in patterns:
-        if isinstance(p, URLResolver):
-            yield from _walk(p.url_patterns, (*prefix, p.pattern))
-        else:
-            yield (*prefix, p.pattern)
-
-
-ROUTE_PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
-REGEX_GROUP = re.compile(r"\(\?P<(\w+)>([^()]*)\)")
-
-
-def _concrete(patterns, values: dict[str, str]) -> str:
-    """A URL the route answers, its ids those of the objects in ``values``
-    (any other parameter: "1", or the first word of a regex's alternatives)."""
-
-    def group(found):
-        name, body = found.group(1), found.group(2)
-        if name in values:
-            return values[name]
-        words = body.split("|")
-        return words[0] if all(re.fullmatch(r"[\w-]+", w) for w in words) else "1"
-
-    url = ""
-    for pattern in patterns:
-        if isinstance(pattern, RoutePattern):
-            url += ROUTE_PARAM.sub(lambda m: values.get(m.group(2), "1"), str(pattern))
-        else:
-            url += REGEX_GROUP.sub(group, str(pattern).lstrip("^").rstrip("$"))
-    return "/" + url
-
-
-def every_url(values: dict[str, str]) -> list[str]:
-    """One URL per route of the URLconf (the admin's too), so a route added
-    later is covered without touching this test; logging out comes last."""
-    urls = sorted({_concrete(p, values) for p in _walk(get_resolver().url_patterns)}, key=lambda u: "logout" in u)
-    for url in urls:
-        resolve(url)  # raises if the route's parameters were not filled in right
-    return urls
 
 
 def _multipart(name: bytes, value: bytes) -> bytes:

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ...access.decorators import tournament_organiser_required
@@ -275,6 +276,7 @@ def publish(request: HttpRequest, tournament: Tournament, round_id: int, actor: 
 # ------------------------------------------------------------ table cards
 
 
+@never_cache  # the tables' links and QR codes: kept by no browser or proxy
 @require_GET
 @tournament_organiser_required
 def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
