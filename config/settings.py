@@ -177,7 +177,7 @@ LOGOUT_REDIRECT_URL = "home"
 # Production hardening (DEBUG off): HTTPS only, secure cookies, HSTS.
 # SECURE_SSL_REDIRECT=0 when a proxy in front already redirects.
 SESSION_COOKIE_HTTPONLY = True
-CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie; kept default
+CSRF_COOKIE_HTTPONLY = True  # htmx reads the token from the page (base.html hx-headers), no script reads the cookie
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
