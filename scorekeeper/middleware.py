@@ -126,6 +126,11 @@ def bad_request(request, exception=None):
 SESSION_SEEN = "seen"
 
 
+def session_seen_at_login(sender, request, user, **kwargs):
+    if request is not None and hasattr(request, "session"):
+        request.session[SESSION_SEEN] = int(timezone.now().timestamp())
+
+
 def keep_sessions_alive(get_response):
     """An organiser's login lasts SESSION_COOKIE_AGE (a working day) after
     their last request: the session is saved again, which starts its age
