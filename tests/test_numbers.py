@@ -118,6 +118,7 @@ def test_a_swap_of_players_named_by_such_numbers_is_422(web, organiser):
 NOT_FROM_A_REQUEST = {
     "numbers.py": "the helper itself",
     "converters.py": "the URL's own regex admits 1 to 18 ASCII digits",
+    "middleware.py": "the clock's seconds, when a session was last seen",
     "templatetags/score_tags.py": "values the templates pass",
     "access/links.py": "the ids in the grant cookie we signed (checked isascii and isdigit)",
     "tournaments/links.py": "the table ids the session keeps",
