@@ -6,6 +6,8 @@ REDIS_URL     a shared cache for several app servers (default: files in
 SECRET_KEY    required when DEBUG is off
 DEBUG         "1"/"true" to turn on (default on for local use)
 ALLOWED_HOSTS comma-separated (default: localhost names)
+TRUSTED_PROXY_COUNT  reverse proxies in front (default 0: X-Forwarded-For ignored)
+SESSION_IDLE_HOURS   an organiser's login ends after this long unused (default 12)
 """
 
 import hashlib
@@ -54,10 +56,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a form (the CSRF check does): 400 for one that is not UTF-8 or does not parse.
+    "scorekeeper.middleware.refuse_undecodable_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorekeeper.middleware.keep_sessions_alive",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -71,9 +76,15 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Five wrong passwords for one user name from one client address lock that
+# pair for an hour: the organiser, from any other address, still logs in.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The client's address: REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT reverse
+# proxies the one they put in X-Forwarded-For (scorekeeper/access/client_ip.py).
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.access.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "access/lockout.html"
 AXES_VERBOSE = False
 
@@ -166,11 +177,16 @@ LOGOUT_REDIRECT_URL = "home"
 # Production hardening (DEBUG off): HTTPS only, secure cookies, HSTS.
 # SECURE_SSL_REDIRECT=0 when a proxy in front already redirects.
 SESSION_COOKIE_HTTPONLY = True
-CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie; kept default
+CSRF_COOKIE_HTTPONLY = True  # htmx reads the token from the page (base.html hx-headers), no script reads the cookie
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a table device stays allowed for a month
+# An organiser's login ends after a working day unused (each request within
+# it, at most every few minutes, starts the day again: keep_sessions_alive);
+# a table device's grant cookie (access/links.py) lasts a month regardless.
+SESSION_COOKIE_AGE = int(float(os.environ.get("SESSION_IDLE_HOURS", "12")) * 3600)
+SESSION_REFRESH_SECONDS = 300
+SCORING_GRANT_AGE = 60 * 60 * 24 * 30  # a table device stays allowed for a month
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

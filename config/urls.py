@@ -5,3 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("scorekeeper.urls")),
 ]
+
+# A plain 400 that reads nothing of the request (the default one runs the CSRF check, which reads the form).
+handler400 = "scorekeeper.middleware.bad_request"

@@ -1,9 +1,26 @@
 """Request and response guards that apply to every page.
 
+Forms: a POST that is not UTF-8 text, or does not parse, is refused whole
+before anything reads it (``refuse_undecodable_bodies``); the 400 page
+reads nothing of the request (``bad_request``).
+
 Content Security Policy: our own files only, no inline script or style
 (htmx is configured not to inject styles; see templates/base.html)."""
 
-from django.http import HttpResponseBadRequest
+import codecs
+from urllib.parse import parse_qsl
+
+from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
+from django.http import HttpResponseBadRequest, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
+from django.utils import timezone
 
 CSP = "; ".join(
     [
@@ -23,9 +40,9 @@ CSP = "; ".join(
 def content_security_policy(get_response):
     def middleware(request):
         response = get_response(request)
-        # The admin ships a few inline scripts of its own; leave it its defaults.
-        if not request.path.startswith("/admin/"):
-            response.setdefault("Content-Security-Policy", CSP)
+        # The admin too: Django 5.2's admin has no inline script or style
+        # (tests/e2e/test_admin.py uses its pages under this policy).
+        response.setdefault("Content-Security-Policy", CSP)
         return response
 
     return middleware
@@ -45,5 +62,90 @@ def reject_nul_bytes(get_response):
                 content_type="text/plain; charset=utf-8",
             )
         return get_response(request)
+
+    return middleware
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _plain_400(message: str) -> HttpResponseBadRequest:
+    return HttpResponseBadRequest(f"{message} Nothing was saved.", content_type="text/plain; charset=utf-8")
+
+
+def refuse_undecodable_bodies(get_response):
+    """A POST whose form is not UTF-8 text is refused whole, in words (400),
+    before anything reads it: the CSRF check, a view or an error page would
+    otherwise meet Django's own exception for it, some of them twice (the
+    error page's CSRF check reads the form again), and answer 500.
+
+    Refused: a charset other than UTF-8 (``utf8`` and other spellings of
+    UTF-8 are taken as UTF-8), a body or a %-escape that is not UTF-8, a
+    body too large or with too many fields, and a multipart body that does
+    not parse. No form of ours uploads files, so a multipart body is text."""
+
+    def middleware(request):
+        if request.method != "POST":
+            return get_response(request)
+        charset = request.content_params.get("charset")
+        if charset is not None:
+            try:
+                utf8 = codecs.lookup(charset).name == "utf-8"
+            except LookupError:
+                utf8 = False
+            if not utf8:
+                return _plain_400("The form was not sent as UTF-8 text.")
+            request.encoding = "utf-8"
+        try:
+            body = request.body
+            if request.content_type in FORM_TYPES:
+                text = body.decode("utf-8")
+                if request.content_type == FORM_TYPES[0]:
+                    # The %-escapes as well: each must decode to UTF-8.
+                    parse_qsl(text, keep_blank_values=True, errors="strict", max_num_fields=None)
+            request.POST  # noqa: B018 - parsed now, so nothing later meets a parse error
+        except UnicodeDecodeError:
+            return _plain_400("The form was not sent as UTF-8 text.")
+        except RequestDataTooBig:
+            return _plain_400("The form was too large.")
+        except TooManyFieldsSent:
+            return _plain_400("The form had too many fields.")
+        except (MultiPartParserError, TooManyFilesSent, BadRequest, SuspiciousOperation, UnreadablePostError):
+            return _plain_400("The form could not be read.")
+        return get_response(request)
+
+    return middleware
+
+
+def bad_request(request, exception=None):
+    """The 400 page: plain words, and it reads nothing of the request (the
+    default page runs the CSRF check again, which reads the form again)."""
+    return _plain_400("The request could not be read.")
+
+
+SESSION_SEEN = "seen"
+
+
+def session_seen_at_login(sender, request, user, **kwargs):
+    if request is not None and hasattr(request, "session"):
+        request.session[SESSION_SEEN] = int(timezone.now().timestamp())
+
+
+def keep_sessions_alive(get_response):
+    """An organiser's login lasts SESSION_COOKIE_AGE (a working day) after
+    their last request: the session is saved again, which starts its age
+    anew, at most every SESSION_REFRESH_SECONDS (not on every request: the
+    pages poll every few seconds). Requests without a session cookie (the
+    table devices, the screens) are not looked at."""
+
+    def middleware(request):
+        response = get_response(request)
+        has_session = settings.SESSION_COOKIE_NAME in request.COOKIES or request.session.modified
+        if has_session and request.user.is_authenticated:
+            now = int(timezone.now().timestamp())
+            seen = request.session.get(SESSION_SEEN)
+            if not isinstance(seen, int) or now - seen >= settings.SESSION_REFRESH_SECONDS:
+                request.session[SESSION_SEEN] = now
+        return response
 
     return middleware

@@ -5,12 +5,18 @@ backend when REDIS_URL is set (bin/test runs the PostgreSQL pass with it)."""
 from __future__ import annotations
 
 import os
+import re
 import uuid
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
+
+from scorekeeper.audit import SYSTEM
+from scorekeeper.matches.services import start_match
 
 
 @pytest.mark.django_db
@@ -39,3 +45,40 @@ def test_the_cache_is_redis_exactly_when_redis_url_is_set():
     assert cache.get(key) == {"totals": [71, 41]}
     cache.delete(key)
     assert cache.get(key) is None
+
+
+@pytest.mark.django_db
+def test_the_csrf_cookie_is_out_of_reach_of_scripts_and_htmx_does_not_need_it(client, django_user_model):
+    """CSRF_COOKIE_HTTPONLY: no script can read the token from the cookie
+    (htmx sends the one the page carries, base.html's hx-headers); our
+    JavaScript never reads cookies; and a write with the page's token in
+    the header, as htmx sends it, goes through with CSRF checks on."""
+    assert settings.CSRF_COOKIE_HTTPONLY is True
+    user = django_user_model.objects.create_user(username="olga")
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    page = browser.get("/players/")
+    cookie = page.cookies[settings.CSRF_COOKIE_NAME]
+    assert cookie["httponly"] is True
+    token = re.search(r"hx-headers='\{\"x-csrftoken\": \"([^\"]+)\"\}'", page.content.decode()).group(1)
+    static = Path(settings.BASE_DIR) / "static"
+    scripts = list(static.rglob("*.js"))
+    assert scripts and not [p.name for p in scripts if "cookie" in p.read_text().lower()]
+    assert browser.post("/players/", {"name": "Zoe"}).status_code == 403  # no token: refused
+    assert browser.post("/players/", {"name": "Zoe"}, HTTP_X_CSRFTOKEN=token).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_admin_sends_the_content_security_policy(client, django_user_model):
+    """The admin's pages carry the app's policy too (tests/e2e/test_admin.py
+    uses them in a browser under it): the change list and a change form."""
+    root = django_user_model.objects.create_superuser(username="root", password=None)
+    match = start_match(game="spades", player_names=["Ann", "Bob"], options={}, actor=SYSTEM)
+    client.force_login(root)
+    change = f"/admin/scorekeeper/match/{match.pk}/change/"
+    for url in ("/admin/", "/admin/scorekeeper/match/", change, "/admin/login/"):
+        response = client.get(url)
+        assert response.status_code in (200, 302), url
+        policy = response["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe-inline" not in policy, url
+    assert change in client.get("/admin/scorekeeper/match/").content.decode()  # the change list lists it

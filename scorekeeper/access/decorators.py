@@ -21,6 +21,13 @@ def refuse(request, message: str | None = None):
     return render(request, "access/forbidden.html", {"message": message}, status=FORBIDDEN)
 
 
+def refuse_private(request):
+    return refuse(
+        request,
+        _("This match is a table of a private tournament: only its organisers and the table's device can see it."),
+    )
+
+
 def scorer_required(view):
     """For views that change a match's hands: passes the match and the
     ``actor`` (an organiser of the match or a device with its link)."""

@@ -40,7 +40,7 @@ def find_link(token: str) -> AccessLink | None:
 def granted_ids(request: HttpRequest) -> list[int]:
     """The ids of the links this device exchanged (none if its cookie is
     missing, altered or older than a month). Signed by us, so ids."""
-    value = request.get_signed_cookie(GRANT_COOKIE, default="", salt=GRANT_SALT, max_age=settings.SESSION_COOKIE_AGE)
+    value = request.get_signed_cookie(GRANT_COOKIE, default="", salt=GRANT_SALT, max_age=settings.SCORING_GRANT_AGE)
     return [int(i) for i in value.split(",") if i.isascii() and i.isdigit()]
 
 
@@ -64,7 +64,7 @@ def grant(request: HttpRequest, response: HttpResponse, link: AccessLink) -> Non
         GRANT_COOKIE,
         ",".join(str(i) for i in [*ids[-(GRANTS_KEPT - 1) :], link.pk]),
         salt=GRANT_SALT,
-        max_age=settings.SESSION_COOKIE_AGE,
+        max_age=settings.SCORING_GRANT_AGE,
         secure=settings.SESSION_COOKIE_SECURE,
         httponly=True,
         samesite="Lax",

@@ -5,7 +5,13 @@
   the tournament's organisers.
 - A device may score one match after exchanging that match's scoring link
   (see ``links``).
-- Everybody may read score sheets.
+- Players are one list for the club. A player may be renamed by an
+  organiser of a match or tournament the player is in, by anyone logged in
+  while the player is in none yet, and by a superuser
+  (``renamable_players``).
+- Everybody may read score sheets, except those of a private tournament's
+  tables: only its organisers and the devices holding that table's link
+  may read them (``may_view_match``).
 
 Every write view checks here (``decorators``), whatever the page shows;
 the services record who did it."""
@@ -14,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from ..audit import Actor
-from ..models import Match, Tournament
+from ..models import Entrant, Match, Player, Seat, Tournament
 from .links import active_link
 
 
@@ -41,6 +48,29 @@ def is_tournament_organiser(user, tournament: Tournament) -> bool:
     return tournament.co_organisers.filter(pk=user.pk).exists()
 
 
+def renamable_players(user) -> QuerySet[Player]:
+    """The players this organiser may rename: those of the matches and
+    tournaments they run, and those in none yet (renaming one changes no
+    one's sheet). Subqueries, so no row is multiplied."""
+    if not user.is_authenticated:
+        return Player.objects.none()
+    if user.is_superuser:
+        return Player.objects.all()
+    tournaments = Tournament.objects.filter(Q(owner=user) | Q(co_organisers=user)).values("pk")
+    matches = Match.objects.filter(
+        Q(owner=user) | Q(co_organisers=user) | Q(table__round__tournament__in=tournaments)
+    ).values("pk")
+    return Player.objects.filter(
+        Q(pk__in=Seat.objects.filter(match__in=matches).values("player_id"))
+        | Q(pk__in=Entrant.objects.filter(tournament__in=tournaments).values("player_id"))
+        | (~Q(pk__in=Seat.objects.values("player_id")) & ~Q(pk__in=Entrant.objects.values("player_id")))
+    )
+
+
+def may_rename_player(user, player: Player) -> bool:
+    return renamable_players(user).filter(pk=player.pk).exists()
+
+
 def scorer(request: HttpRequest, match: Match) -> Actor | None:
     """The Actor allowed to score the match from this request, or None.
     An organiser is named as such even on a device that holds a link too."""
@@ -59,6 +89,19 @@ def match_and_scorer(request: HttpRequest, match_id: int) -> tuple[Match | None,
             return link.match, Actor.device(link)
     match = Match.objects.filter(pk=match_id).first()
     return match, (scorer(request, match) if match else None)
+
+
+def in_private_tournament(match: Match) -> bool:
+    return Tournament.objects.filter(rounds__tables__match=match, is_public=False).exists()
+
+
+def may_view_match(request: HttpRequest, match: Match, *, private: bool | None = None) -> bool:
+    """Anyone may read a match's pages, but a private tournament's table
+    only its organisers and a device holding the table's link. ``private``:
+    already known (saves the query)."""
+    if private is None:
+        private = in_private_tournament(match)
+    return not private or scorer(request, match) is not None
 
 
 @dataclass(frozen=True)

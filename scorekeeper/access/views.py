@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..audit import Actor
@@ -54,6 +55,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     return render(request, "access/setup.html", {"errors": errors, "username": username}, status=status)
 
 
+@never_cache  # the token is in the page: no browser or proxy keeps it
 @require_http_methods(["GET", "POST"])
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
     """GET shows a confirm page (link previewers stop here); POST gives this
@@ -69,6 +71,7 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "access/link_open.html", context)
 
 
+@never_cache  # a new link and its QR code: shown once, kept nowhere
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:

@@ -12,23 +12,16 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..numbers import plain_int, typed
 from ..scoring import Field, GameSpec, Option
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
 MAX_RAW_LENGTH = 20  # no value of a hand is longer; refuse junk early
 MAX_OPTION_NUMBER = 1_000_000  # no table plays to more; bigger is a typo
-# Whole numbers as a keyboard types them: int() would also take "٣", "３" and "1_0".
-PLAIN_INT = re.compile(r"-?[0-9]{1,18}")
 NO_BIDDING = "none"  # the hidden field's value when no bids were in force
 MAX_BASIS_LENGTH = 500  # the bids in force as JSON: under 100 characters in every game
 CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def plain_int(raw: Any) -> int | None:
-    """An int from typed ASCII digits (with an optional minus), else None."""
-    raw = "" if raw is None else str(raw).strip()
-    return int(raw) if PLAIN_INT.fullmatch(raw) else None
 
 
 @dataclass
@@ -74,7 +67,7 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
 
 
 def _parse_value(spec_field: Field, raw: Any, what: str, parsed: Parsed, name: str) -> Any:
-    raw = "" if raw is None else str(raw).strip()
+    raw = typed(raw)
     if raw == "":
         if spec_field.required and not spec_field.omit_if_false:
             parsed.errors[name] = _("%(what)s: this is needed.") % {"what": what}
@@ -122,7 +115,7 @@ def _parse_option(option: Option, raw: Any, parsed: Parsed, name: str) -> Any:
     if option.kind == "bool":
         # A checkbox sends nothing when unticked.
         return raw is not None and str(raw).lower() in TRUE_WORDS
-    raw = "" if raw is None else str(raw).strip()
+    raw = typed(raw)
     if raw == "":
         return option.default
     if option.kind == "int":

@@ -251,9 +251,18 @@ def match_version(match_id: int) -> int | None:
     return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
 
 
+def poll_state(match_id: int) -> tuple[int, bool] | None:
+    """The match's version and whether it is a private tournament's table:
+    one query, for the "changed?" poll. None: no such match."""
+    row = Match.objects.filter(pk=match_id).values_list("version", "table__round__tournament__is_public").first()
+    return None if row is None else (row[0], row[1] is False)
+
+
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:
-    """In-progress matches first, then recent finished ones: a query each."""
-    base = Match.objects.order_by("-updated_at")
+    """In-progress matches first, then recent finished ones: a query each.
+    A private tournament's tables are not listed (its organisers find
+    them on the tournament's page)."""
+    base = Match.objects.exclude(table__round__tournament__is_public=False).order_by("-updated_at")
     return {
         "in_progress": list(base.filter(status=Match.Status.IN_PROGRESS)[:limit]),
         "finished": list(base.filter(status=Match.Status.FINISHED)[:limit]),

@@ -9,6 +9,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from ..access.decorators import refuse
+from ..access.permissions import may_rename_player, renamable_players
 from ..audit import Actor
 from ..errors import ServiceError
 from ..models import Player, name_key
@@ -31,7 +33,12 @@ def players(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s added.") % {"name": player.name})
             return redirect("players")
-    context = {"players": selectors.all_players(), "error": error, "name": request.POST.get("name", "")}
+    context = {
+        "players": selectors.all_players(),
+        "renamable": set(renamable_players(request.user).values_list("pk", flat=True)),
+        "error": error,
+        "name": request.POST.get("name", ""),
+    }
     return render(request, "players/list.html", context, status=status)
 
 
@@ -39,6 +46,8 @@ def players(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
+    if not may_rename_player(request.user, player):
+        return refuse(request, _("Only an organiser of one of this player's matches or tournaments can rename them."))
     error, status = None, 200
     if request.method == "POST":
         try:

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from ...access.confirming import remember_entry
-from ...access.decorators import scorer_required
-from ...access.permissions import Viewer, scorer
+from ...access.decorators import refuse_private, scorer_required
+from ...access.permissions import Viewer, match_and_scorer, scorer
 from ...audit import Actor
 from ...errors import ServiceError
 from ...models import Match
@@ -25,7 +25,7 @@ from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
 from ..forms import BadBasis, parse_hand, partial_bids, read_basis
 from ..render import bad_basis, hand_saved, invalid, refused, saved, sheet_page
-from ..selectors import entry_context, match_version, score_sheet
+from ..selectors import entry_context, poll_state, score_sheet
 
 
 @require_GET
@@ -35,16 +35,23 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
         sheet = score_sheet(match_id)
     except Match.DoesNotExist:
         raise Http404("No such match") from None
-    return sheet_page(request, sheet, Viewer.of(scorer(request, sheet.match)))
+    actor = scorer(request, sheet.match)
+    tournament = sheet.tournament
+    if actor is None and tournament is not None and not tournament.is_public:
+        return refuse_private(request)
+    return sheet_page(request, sheet, Viewer.of(actor))
 
 
 @require_GET
 def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     """Polled by an open sheet with the version it shows (If-None-Match):
     304 while nothing changed, else a small banner."""
-    version = match_version(match_id)
-    if version is None:
+    state = poll_state(match_id)
+    if state is None:
         raise Http404("No such match")
+    version, private = state
+    if private and match_and_scorer(request, match_id)[1] is None:
+        return refuse_private(request)
     etag = quote_etag(str(version))
     response = get_conditional_response(request, etag=etag)
     if response is None:

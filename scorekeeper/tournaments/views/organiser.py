@@ -7,19 +7,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ...access.decorators import tournament_organiser_required
 from ...access.qr import qr_svg
 from ...audit import Actor
 from ...errors import ServiceError
-from ...matches.forms import parse_options, plain_int
+from ...matches.forms import parse_options
 from ...models import Entrant, Round, Table, Tournament
+from ...numbers import plain_int, typed
 from ...scoring import GAMES, game_specs, get_game
 from .. import links, selectors, services
 from ..formats import SEATED_FORMATS, formats_for
@@ -42,7 +44,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def _parse_int(data, name: str, errors: dict, label: str) -> int | None:
-    raw = (data.get(name) or "").strip()
+    raw = typed(data.get(name))
     if not raw:
         return None
     number = plain_int(raw)
@@ -278,12 +280,18 @@ def publish(request: HttpRequest, tournament: Tournament, round_id: int, actor: 
 # ------------------------------------------------------------ table cards
 
 
+@never_cache  # the tables' links and QR codes: kept by no browser or proxy
 @require_GET
 @tournament_organiser_required
 def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     data = selectors.load_tournament(tournament)
     rnd = data.current
     wanted = plain_int(request.GET.get("round"))
+    if wanted is None and typed(request.GET.get("round")):
+        return HttpResponseBadRequest(
+            _("The round in the address is not a number: open the table cards from the tournament's page."),
+            content_type="text/plain; charset=utf-8",
+        )
     if wanted is not None:
         rnd = next((r for r in data.published if r.number == wanted), rnd)
     view = data.round_view(rnd)
