@@ -5,25 +5,29 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from ..audit import Actor
 from ..models import Match, Tournament
-from .permissions import is_organiser_of, is_tournament_organiser, match_and_scorer
+from .permissions import closed_message, is_organiser_of, is_tournament_organiser, links_closed, match_and_scorer
 
 FORBIDDEN = 403
 
 
 def refuse(request, message: str | None = None):
     message = message or _("This device may not change this match. Ask the organiser for its scoring link.")
+    if request.htmx:  # htmx swaps no 403: the page shows these words in its banner (app.js)
+        return HttpResponse(message, status=FORBIDDEN, content_type="text/plain; charset=utf-8")
     return render(request, "access/forbidden.html", {"message": message}, status=FORBIDDEN)
 
 
 def scorer_required(view):
     """For views that change a match's hands: passes the match and the
-    ``actor`` (an organiser of the match or a device with its link)."""
+    ``actor`` (an organiser of the match or a device with its link). A
+    device's link writes nothing once the match has ended (the services
+    check it again under the match's lock)."""
 
     @wraps(view)
     def wrapper(request, match_id, *args, **kwargs):
@@ -32,6 +36,8 @@ def scorer_required(view):
             raise Http404("No such match")
         if actor is None:
             return refuse(request)
+        if links_closed(match, actor):
+            return refuse(request, closed_message(match))
         return view(request, match, *args, actor=actor, **kwargs)
 
     return wrapper

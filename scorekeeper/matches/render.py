@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from ..access.decorators import refuse
 from ..access.permissions import Viewer
 from ..audit import Actor
 from ..errors import ServiceError
@@ -32,7 +33,8 @@ def sheet_page(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, statu
 
 def answer(request: HttpRequest, match_id: int, actor: Actor, *, status: int = 200, **extra) -> HttpResponse:
     """The sheet as it stands after a write (made or refused), read afresh."""
-    sheet, viewer = score_sheet(match_id), Viewer.of(actor)
+    sheet = score_sheet(match_id)
+    viewer = Viewer.of(actor, sheet.match)
     if request.htmx:
         return render(request, f"{SHEET}#after_write", _context(sheet, viewer, **extra), status=status)
     return sheet_page(request, sheet, viewer, status=status, **extra)
@@ -72,6 +74,8 @@ def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceErr
     that was out of date shows the sheet as it now stands: the form starts
     afresh for the next hand (so a second tap cannot store another device's
     hand again), keeping only the tricks typed when just the bids changed."""
+    if error.code == "locked":  # the match ended while this device's page showed the form
+        return refuse(request, error.message)
     if error.code == "conflict":
         kept = {}
     elif error.code == "bids_changed":

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ...access.decorators import organiser_required, scorer_required
+from ...access.decorators import organiser_required, refuse, scorer_required
 from ...audit import Actor
 from ...errors import ServiceError
 from ...models import Match
@@ -39,6 +39,8 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     try:
         services.edit_hand(match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor)
     except ServiceError as error:
+        if error.code == "locked":  # the match ended since this device drew the page
+            return refuse(request, error.message)
         if error.code == "conflict":
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
@@ -80,6 +82,8 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         services.undo_last_hand(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:
+        if error.code == "locked":
+            return refuse(request, error.message)
         messages.error(request, error.message)
     else:
         messages.success(request, _("Hand %(n)d removed.") % {"n": len(sheet.rows)})

@@ -34,7 +34,7 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
         sheet = score_sheet(match_id)
     except Match.DoesNotExist:
         raise Http404("No such match") from None
-    return sheet_page(request, sheet, Viewer.of(scorer(request, sheet.match)))
+    return sheet_page(request, sheet, Viewer.of(scorer(request, sheet.match), sheet.match))
 
 
 @require_GET
