@@ -23,24 +23,30 @@ def refuse(request, message: str | None = None):
     return render(request, "access/forbidden.html", {"message": message}, status=FORBIDDEN)
 
 
-def scorer_required(view):
+def scorer_required(view=None, *, replays_first: bool = False):
     """For views that change a match's hands: passes the match and the
     ``actor`` (an organiser of the match or a device with its link). A
-    device's link writes nothing once the match has ended (the services
-    check it again under the match's lock)."""
+    device's link writes nothing once the match has ended: refused here,
+    and again by the services under the match's lock. ``replays_first``:
+    the view's service answers a repeated write (its one-time key) before
+    that check, so a device whose answer was lost learns its last hand was
+    saved; the service refuses anything new."""
 
-    @wraps(view)
-    def wrapper(request, match_id, *args, **kwargs):
-        match, actor = match_and_scorer(request, match_id)
-        if match is None:
-            raise Http404("No such match")
-        if actor is None:
-            return refuse(request)
-        if links_closed(match, actor):
-            return refuse(request, closed_message(match))
-        return view(request, match, *args, actor=actor, **kwargs)
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, match_id, *args, **kwargs):
+            match, actor = match_and_scorer(request, match_id)
+            if match is None:
+                raise Http404("No such match")
+            if actor is None:
+                return refuse(request)
+            if links_closed(match, actor) and not replays_first:
+                return refuse(request, closed_message(match))
+            return view(request, match, *args, actor=actor, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
 
 
 def organiser_required(view):

@@ -97,7 +97,7 @@ def clear_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse
 
 @require_POST
 @vary_on_headers("HX-Request")
-@scorer_required
+@scorer_required(replays_first=True)
 def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         basis = read_basis(request.POST, number=True, bidding=True, client_key=True)
