@@ -283,6 +283,7 @@ def test_a_casual_match_finished(casual, organiser):
     assert_device_refused(device, match, MATCH_ENDED)
     # The finished sheet offers the device no Play again either.
     assert "Play again" not in text_of(device.get(f"/matches/{match.pk}/"))
+    assert "The scoring links stay closed" in text_of(org.get(f"/matches/{match.pk}/undo/"))
     match.refresh_from_db()
     assert org.post(f"/matches/{match.pk}/undo/", {"version": str(match.version)}).status_code == 302
     assert_device_refused(device, match, MATCH_ENDED)
@@ -370,3 +371,15 @@ def test_the_device_that_saved_the_last_hand_gets_its_answer_again(table1):
     new = table1.device.post(f"/matches/{match.pk}/hands/", {**form, "client_key": "n" * 32}, **HX)
     assert new.status_code == 403 and text_of(new) == TABLE_ENDED
     assert db_state() == before
+
+
+def test_the_answer_to_the_hand_that_ends_the_match_takes_the_devices_edit_links_away(table1):
+    """With htmx the answer to a new hand usually adds just its row; the
+    hand that ends the match redraws the menu and every row, without Undo
+    or Edit for the device."""
+    match = table1.table.match
+    match.refresh_from_db()
+    form = {**_hand_form(match), "bids_0": "10", "bids_1": "2", "tricks_0": "11", "tricks_1": "2"}
+    answer = text_of(table1.device.post(f"/matches/{match.pk}/hands/", form, **HX))
+    assert "Hand 2 saved." in answer and 'id="history"' in answer and 'id="sheet-head"' in answer
+    assert "/edit/" not in answer and "/undo/" not in answer
