@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from ..audit import Actor
-from ..models import Match, Tournament
+from ..models import Hand, Match, Tournament
 from .permissions import closed_message, is_organiser_of, is_tournament_organiser, links_closed, match_and_scorer
 
 FORBIDDEN = 403
@@ -28,9 +28,9 @@ def scorer_required(view=None, *, replays_first: bool = False):
     ``actor`` (an organiser of the match or a device with its link). A
     device's link writes nothing once the match has ended: refused here,
     and again by the services under the match's lock. ``replays_first``:
-    the view's service answers a repeated write (its one-time key) before
-    that check, so a device whose answer was lost learns its last hand was
-    saved; the service refuses anything new."""
+    a form whose one-time key was already saved goes through, for the
+    service to answer it as the first time (a device whose answer was lost
+    learns its last hand was saved); anything new is refused."""
 
     def decorate(view):
         @wraps(view)
@@ -40,13 +40,18 @@ def scorer_required(view=None, *, replays_first: bool = False):
                 raise Http404("No such match")
             if actor is None:
                 return refuse(request)
-            if links_closed(match, actor) and not replays_first:
+            if links_closed(match, actor) and not (replays_first and _saved_before(request, match)):
                 return refuse(request, closed_message(match))
             return view(request, match, *args, actor=actor, **kwargs)
 
         return wrapper
 
     return decorate(view) if view is not None else decorate
+
+
+def _saved_before(request, match: Match) -> bool:
+    key = request.POST.get("client_key") or ""
+    return bool(key) and Hand.objects.filter(match=match, client_key=key).exists()
 
 
 def organiser_required(view):

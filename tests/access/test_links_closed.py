@@ -370,6 +370,8 @@ def test_the_device_that_saved_the_last_hand_gets_its_answer_again(table1):
     assert 'id="entry-form"' not in text_of(again)
     new = table1.device.post(f"/matches/{match.pk}/hands/", {**form, "client_key": "n" * 32}, **HX)
     assert new.status_code == 403 and text_of(new) == TABLE_ENDED
+    wrong = table1.device.post(f"/matches/{match.pk}/hands/", {**form, "client_key": "w" * 32, "tricks_0": "x"})
+    assert wrong.status_code == 403 and TABLE_ENDED in text_of(wrong)  # refused before any field is read
     assert db_state() == before
 
 
