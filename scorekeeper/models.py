@@ -93,6 +93,11 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the match ended (finished, abandoned, its table ended early, its
+    # round or tournament over): from then on its scoring links may not
+    # write, even if an organiser's correction reopens it. Only an organiser
+    # of a casual match can give them back (reopen, share page).
+    links_closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -173,11 +178,12 @@ class Hand(models.Model):
 
 class AccessLink(models.Model):
     """A secret scoring link for one match: a casual match's shared link or
-    a tournament table's link. Only the SHA-256 of the token is stored; the
-    token itself is shown once, when the link is issued."""
+    a tournament table's link. No token is stored: it is worked out from the
+    server's SECRET_KEY, the link's id and its generation (``access.links``),
+    so it can be shown again; revoking or reissuing bumps the generation."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="access_links")
-    token_hash = models.CharField(max_length=64, unique=True)
+    generation = models.PositiveIntegerField(default=1, help_text="Bumped when the link is revoked or reissued")
     label = models.CharField(max_length=80, help_text="Shown in the audit trail, e.g. 'table 7'")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -23,3 +23,56 @@ def test_matches_of_an_older_database_get_their_players_names_in_seat_order():
     assert new.get_model("scorekeeper", "Match").objects.get(pk=match.pk).player_names == ["Ann", "Bob", "Cat"]
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_links_of_an_older_database_are_replaced_and_close_for_matches_already_over():
+    """0007: no token hash is kept; the matches already over get their links
+    closed; a device that had opened a link before keeps scoring with it."""
+    from django.http import HttpResponse
+    from django.test import Client
+
+    from scorekeeper.access.links import GRANT_COOKIE, GRANT_SALT, find_link, token_for
+    from scorekeeper.models import AccessLink
+    from scorekeeper.models import Match as NewMatch
+
+    executor = MigrationExecutor(connection)
+    before = [("scorekeeper", "0006_tournament_seed_by_rating")]
+    after = [("scorekeeper", "0007_scoring_links_derived_and_closed_when_ended")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    Match, Player, Seat, Link = (old.get_model("scorekeeper", n) for n in ("Match", "Player", "Seat", "AccessLink"))
+    ann, bob = Player.objects.create(name="Ann", key="ann"), Player.objects.create(name="Bob", key="bob")
+    matches = {}
+    for status in ("in_progress", "finished", "abandoned"):
+        match = Match.objects.create(
+            game="spades", status=status, totals=[0, 0], player_names=["Ann", "Bob"], options={"target": 500}
+        )
+        Seat.objects.create(match=match, player=ann, position=0)
+        Seat.objects.create(match=match, player=bob, position=1)
+        Link.objects.create(match=match, token_hash=f"{status:x<64}"[:64], label=status)
+        matches[status] = match.pk
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    closed = dict(new.get_model("scorekeeper", "Match").objects.values_list("pk", "links_closed_at"))
+    assert closed[matches["in_progress"]] is None
+    assert closed[matches["finished"]] is not None and closed[matches["abandoned"]] is not None
+    assert "token_hash" not in [f.name for f in new.get_model("scorekeeper", "AccessLink")._meta.fields]
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    link = AccessLink.objects.get(match_id=matches["in_progress"])
+    assert link.generation == 1 and find_link(token_for(link)) == link
+    # A grant cookie of the old kind (the bare link id) still lets its device score.
+    cookie = HttpResponse()
+    cookie.set_signed_cookie(GRANT_COOKIE, str(link.pk), salt=GRANT_SALT)
+    device = Client()
+    device.cookies[GRANT_COOKIE] = cookie.cookies[GRANT_COOKIE].value
+    form = {"bids_0": "3", "bids_1": "3", "tricks_0": "6", "tricks_1": "7", "number": "1", "bidding": "none"}
+    assert device.post(f"/matches/{link.match_id}/hands/", {**form, "client_key": "k" * 32}).status_code == 302
+    assert NewMatch.objects.get(pk=link.match_id).hands_played == 1
+    # ...until the link is reissued or revoked (its generation moves on).
+    AccessLink.objects.filter(pk=link.pk).update(generation=2)
+    form["number"] = "2"
+    assert device.post(f"/matches/{link.match_id}/hands/", {**form, "client_key": "j" * 32}).status_code == 403

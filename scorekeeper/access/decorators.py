@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from ..audit import Actor
-from ..models import Match, Tournament
-from .permissions import is_organiser_of, is_tournament_organiser, match_and_scorer
+from ..models import Hand, Match, Tournament
+from .permissions import closed_message, is_organiser_of, is_tournament_organiser, links_closed, match_and_scorer
 
 FORBIDDEN = 403
 
 
 def refuse(request, message: str | None = None):
     message = message or _("This device may not change this match. Ask the organiser for its scoring link.")
+    if request.htmx:  # htmx swaps no 403: the page shows these words in its banner (app.js)
+        return HttpResponse(message, status=FORBIDDEN, content_type="text/plain; charset=utf-8")
     return render(request, "access/forbidden.html", {"message": message}, status=FORBIDDEN)
 
 
@@ -28,20 +30,38 @@ def refuse_private(request):
     )
 
 
-def scorer_required(view):
+def scorer_required(view=None, *, replays_first: bool = False, after_the_end: bool = False):
     """For views that change a match's hands: passes the match and the
-    ``actor`` (an organiser of the match or a device with its link)."""
+    ``actor`` (an organiser of the match or a device with its link). A
+    device's link writes nothing once the match has ended: refused here,
+    and again by the services under the match's lock. ``replays_first``:
+    a form whose one-time key was already saved goes through, for the
+    service to answer it as the first time (a device whose answer was lost
+    learns its last hand was saved); anything new is refused.
+    ``after_the_end``: the other side's check of a hand saved before the
+    end, which changes no result, still goes through."""
 
-    @wraps(view)
-    def wrapper(request, match_id, *args, **kwargs):
-        match, actor = match_and_scorer(request, match_id)
-        if match is None:
-            raise Http404("No such match")
-        if actor is None:
-            return refuse(request)
-        return view(request, match, *args, actor=actor, **kwargs)
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, match_id, *args, **kwargs):
+            match, actor = match_and_scorer(request, match_id)
+            if match is None:
+                raise Http404("No such match")
+            if actor is None:
+                return refuse(request)
+            replay = replays_first and _saved_before(request, match)
+            if links_closed(match, actor) and not (after_the_end or replay):
+                return refuse(request, closed_message(match))
+            return view(request, match, *args, actor=actor, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
+
+
+def _saved_before(request, match: Match) -> bool:
+    key = request.POST.get("client_key") or ""
+    return bool(key) and Hand.objects.filter(match=match, client_key=key).exists()
 
 
 def organiser_required(view):

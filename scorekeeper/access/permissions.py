@@ -4,7 +4,8 @@
   may do everything the owner may. A tournament's table matches belong to
   the tournament's organisers.
 - A device may score one match after exchanging that match's scoring link
-  (see ``links``).
+  (see ``links``), until the match ends: from then on (``links_closed_at``)
+  only its organisers may change its results.
 - Players are one list for the club. A player may be renamed by an
   organiser of a match or tournament the player is in, by anyone logged in
   while the player is in none yet, and by a superuser
@@ -22,9 +23,10 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from ..audit import Actor
-from ..models import Entrant, Match, Player, Seat, Tournament
+from ..models import Entrant, Match, Player, Seat, Table, Tournament
 from .links import active_link
 
 
@@ -104,13 +106,34 @@ def may_view_match(request: HttpRequest, match: Match, *, private: bool | None =
     return not private or scorer(request, match) is not None
 
 
+def links_closed(match: Match, actor: Actor | None) -> bool:
+    """A device whose link no longer writes: the match has ended."""
+    return actor is not None and actor.link is not None and match.links_closed_at is not None
+
+
+def closed_message(match: Match) -> str:
+    """Why a device's link no longer writes, in plain words."""
+    if Table.objects.filter(match_id=match.pk).exists():
+        return _("This table has ended: only the organiser can change its results now.")
+    if match.status == Match.Status.ABANDONED:
+        return _("This match was abandoned: only the organiser can reopen it or change its results now.")
+    return _("This match has ended: only the organiser can change its results now.")
+
+
 @dataclass(frozen=True)
 class Viewer:
-    """What the person looking at a score sheet may do there."""
+    """What the person looking at a score sheet may do there. A device
+    whose match has ended may only watch (``links_closed``)."""
 
     can_score: bool
     is_organiser: bool
+    links_closed: bool = False
 
     @classmethod
-    def of(cls, actor: Actor | None) -> Viewer:
-        return cls(can_score=actor is not None, is_organiser=actor is not None and actor.link is None)
+    def of(cls, actor: Actor | None, match: Match | None = None) -> Viewer:
+        closed = match is not None and links_closed(match, actor)
+        return cls(
+            can_score=actor is not None and not closed,
+            is_organiser=actor is not None and actor.link is None,
+            links_closed=closed,
+        )

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from ..audit import Actor, record
 from ..errors import ServiceError
-from ..models import AccessLink, Match
-from .links import hash_token, new_token
+from ..models import AccessLink, Match, Table
+from .links import token_for
 
 LABEL_MAX_LENGTH = 80
 
@@ -18,24 +18,46 @@ LABEL_MAX_LENGTH = 80
 @transaction.atomic
 def issue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink, str]:
     """A new secret scoring link for one match. Returns the link and its
-    token; the token is not stored and cannot be shown again."""
-    token = new_token()
+    token, which is worked out from SECRET_KEY (``links.token_for``): not
+    stored, and shown again to the organisers whenever they ask."""
     match = Match.objects.select_for_update().get(pk=match_id)
-    link = AccessLink.objects.create(
-        match=match, token_hash=hash_token(token), label=label[:LABEL_MAX_LENGTH], created_by=actor.user
-    )
+    link = AccessLink.objects.create(match=match, label=label[:LABEL_MAX_LENGTH], created_by=actor.user)
     record(actor, "link issued", match=match, after={"link": link.pk, "label": link.label})
-    return link, token
+    return link, token_for(link)
 
 
 @transaction.atomic
 def revoke_link(*, link_id: int, actor: Actor) -> AccessLink:
+    """The link stops working at once: its token and the devices' grants
+    were made for a generation it no longer has."""
     link = AccessLink.objects.select_for_update().select_related("match").get(pk=link_id)
     if link.revoked_at is None:
         link.revoked_at = timezone.now()
-        link.save(update_fields=["revoked_at"])
+        link.generation += 1
+        link.save(update_fields=["revoked_at", "generation"])
         record(actor, "link revoked", match=link.match, before={"link": link.pk, "label": link.label})
     return link
+
+
+@transaction.atomic
+def reissue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink, str]:
+    """The match's one scoring link in a new generation: the newest link
+    of the match (revoked or not) works again with a new token, the old
+    token and every device's grant stop at once; any other link of the
+    match is revoked. A match without a link gets a new one."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    links = list(AccessLink.objects.filter(match=match).order_by("-created_at", "-pk"))
+    if not links:
+        return issue_link(match_id=match_id, label=label, actor=actor)
+    link, others = links[0], links[1:]
+    for other in others:
+        revoke_link(link_id=other.pk, actor=actor)
+    link.generation += 1
+    link.revoked_at = None
+    link.label = label[:LABEL_MAX_LENGTH]
+    link.save(update_fields=["generation", "revoked_at", "label"])
+    record(actor, "link reissued", match=match, after={"link": link.pk, "label": link.label})
+    return link, token_for(link)
 
 
 def revoke_match_links(*, match_id: int, actor: Actor) -> int:
@@ -44,6 +66,26 @@ def revoke_match_links(*, match_id: int, actor: Actor) -> int:
     for link_id in ids:
         revoke_link(link_id=link_id, actor=actor)
     return len(ids)
+
+
+@transaction.atomic
+def let_links_write(*, match_id: int, actor: Actor) -> Match:
+    """An organiser gives a casual match's closed scoring links back, once
+    the match is in progress again (reopened, or a correction undid its end)."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if Table.objects.filter(match=match).exists():
+        raise ServiceError(_("A tournament table's links stay closed once the table has ended."), code="closed")
+    if match.status != Match.Status.IN_PROGRESS:
+        raise ServiceError(
+            _("The match is over: its links can write again only once it is in progress again."), code="closed"
+        )
+    if match.links_closed_at is None:
+        return match  # already writing (a double tap)
+    match.links_closed_at = None
+    match.version += 1  # a page drawn before shows the links closed
+    match.save(update_fields=["links_closed_at", "version", "updated_at"])
+    record(actor, "links reopened", match=match)
+    return match
 
 
 @transaction.atomic

@@ -15,10 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..audit import Actor
 from ..errors import ServiceError
-from ..models import AccessLink, Match
+from ..models import AccessLink, Match, Table
 from . import services
 from .decorators import organiser_required
-from .links import find_link, grant
+from .links import find_link, grant, token_for
+from .permissions import closed_message
 from .qr import qr_svg
 
 UNPROCESSABLE = 422
@@ -68,6 +69,8 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
         grant(request, response, link)
         return response
     context = {"link": link, "match": link.match, "names": link.match.player_names}
+    if link.match.links_closed_at is not None:
+        context["closed"] = closed_message(link.match)
     return render(request, "access/link_open.html", context)
 
 
@@ -75,14 +78,36 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
-    """Issue, list and revoke the links that let other devices score."""
+    """Issue, list (each working link can be shown again: its token is
+    worked out, not stored) and revoke the links that let other devices
+    score; let closed links write again."""
     context = {"match": match, "names": match.player_names}
+    if request.method == "POST" and request.POST.get("action") == "links_write":
+        try:
+            services.let_links_write(match_id=match.pk, actor=actor)
+        except ServiceError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, _("The scoring links can write again."))
+        return redirect("share", match.pk)
+    new_link = None
     if request.method == "POST":
         label = (request.POST.get("label") or _("shared link")).strip()
-        _link, token = services.issue_link(match_id=match.pk, label=label, actor=actor)
-        url = request.build_absolute_uri(reverse("open_link", args=[token]))
-        context.update(new_url=url, qr=qr_svg(url))
-    context["links"] = list(match.access_links.all())
+        new_link, _token = services.issue_link(match_id=match.pk, label=label, actor=actor)
+    match.refresh_from_db()
+    links = []
+    for link in match.access_links.all():
+        url = request.build_absolute_uri(reverse("open_link", args=[token_for(link)])) if link.is_active else None
+        new = new_link is not None and link.pk == new_link.pk
+        links.append({"link": link, "url": url, "qr": qr_svg(url) if url and not new else None, "new": new})
+    new = next((item for item in links if item["new"]), None)
+    if new is not None:
+        context.update(new_url=new["url"], qr=qr_svg(new["url"]))
+    context.update(
+        links=links,
+        is_table=Table.objects.filter(match=match).exists(),
+        links_closed=match.links_closed_at is not None,
+    )
     return render(request, "access/share.html", context)
 
 

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from ..access.confirming import entered_keys
+from ..access.decorators import refuse
 from ..access.permissions import Viewer
 from ..audit import Actor
 from ..errors import ServiceError
@@ -40,7 +41,8 @@ def answer(
 ) -> HttpResponse:
     """The sheet as it stands after a write (made or refused), read afresh.
     ``entered``: the one-time key of the hand this phone just saved."""
-    sheet, viewer = score_sheet(match_id), Viewer.of(actor)
+    sheet = score_sheet(match_id)
+    viewer = Viewer.of(actor, sheet.match)
     if request.htmx:
         check = _pass_card(request, sheet, viewer, entered)
         return render(request, f"{SHEET}#after_write", _context(sheet, viewer, check=check, **extra), status=status)
@@ -96,6 +98,8 @@ def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceErr
     that was out of date shows the sheet as it now stands: the form starts
     afresh for the next hand (so a second tap cannot store another device's
     hand again), keeping only the tricks typed when just the bids changed."""
+    if error.code == "locked":  # the match ended while this device's page showed the form
+        return refuse(request, error.message)
     if error.code == "conflict":
         kept = {}
     elif error.code == "bids_changed":

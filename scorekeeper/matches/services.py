@@ -8,7 +8,12 @@ written nothing.
 Each write says what it was based on: saving bids or a hand carries the
 hand number and the bids in force that the page showed; edit, undo and
 restore carry the match's version. A repeated hand (same one-time key)
-returns the hand saved the first time."""
+returns the hand saved the first time.
+
+Once a match has ended (finished, abandoned, its table ended early, its
+round or tournament over) its scoring links write nothing more
+(``links_closed_at``, checked under the lock): a device is refused
+("locked"), an organiser may still correct, recorded under their name."""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from ..access.confirming import may_check
+from ..access.permissions import closed_message
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
@@ -31,7 +37,7 @@ from . import confirmation
 from .selectors import last_bidding_change
 
 # What _apply_result (and clearing the bids) changes on a match.
-RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding"]
+RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding", "links_closed_at"]
 RESTORABLE = ("hand recorded", "hand edited", "hand restored", "hand undone")
 
 
@@ -114,6 +120,7 @@ def save_bidding(
     """Record the bids (or contract) of hand ``number`` before it is
     played. ``bidding_in_force``: the bids the page showed (None: none)."""
     match, entries, _keys = _lock(match_id)
+    _require_link_may_write(match, actor)
     _require_open(match)
     _require_next_hand(match, number)
     if match.pending_bidding == bidding:
@@ -133,6 +140,7 @@ def save_bidding(
 @transaction.atomic
 def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM) -> Match:
     match, _entries, _keys = _lock(match_id)
+    _require_link_may_write(match, actor)
     _require_open(match)
     _require_next_hand(match, number)
     if match.pending_bidding is None:
@@ -162,6 +170,7 @@ def record_hand(
     match, entries, keys = _lock(match_id)
     if client_key in keys:
         return HandSaved(match, Hand.objects.get(match=match, client_key=client_key), created=False)
+    _require_link_may_write(match, actor)
     _require_open(match)
     _require_next_hand(match, number)
     _require_bidding_in_force(match, bidding_in_force)
@@ -187,6 +196,7 @@ def edit_hand(
     match changed since the editor loaded it (``version``), or if a later
     hand becomes illegal (the engine's message names it)."""
     match, entries, _keys = _lock(match_id)
+    _require_link_may_write(match, actor)
     _require_not_abandoned(match)
     _require_version(match, version)
     if not 1 <= number <= len(entries):
@@ -225,6 +235,7 @@ def restore_hand(*, match_id: int, event_id: int, which: str, version: int, acto
 @transaction.atomic
 def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Match:
     match, entries, _keys = _lock(match_id)
+    _require_link_may_write(match, actor)
     _require_not_abandoned(match)
     _require_version(match, version)
     if not entries:
@@ -335,19 +346,26 @@ def abandon_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
     if match.status != Match.Status.IN_PROGRESS:
         raise ServiceError(_("Only a match in progress can be abandoned."), code="closed")
     match.status = Match.Status.ABANDONED
-    _save(match, ["status"])
+    match.links_closed_at = match.links_closed_at or timezone.now()
+    _save(match, ["status", "links_closed_at"])
     record(actor, "match abandoned", match=match)
     return match
 
 
 @transaction.atomic
-def reopen_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
+def reopen_match(*, match_id: int, actor: Actor = SYSTEM, links_write: bool = False) -> Match:
+    """Back in progress. Its scoring links stay closed unless the organiser
+    chooses (``links_write``) to let them write again; a tournament
+    table's links stay closed for good."""
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.status != Match.Status.ABANDONED:
         raise ServiceError(_("Only an abandoned match can be reopened."), code="closed")
     match.status = Match.Status.IN_PROGRESS
-    _save(match, ["status"])
-    record(actor, "match reopened", match=match)
+    links_write = links_write and not Table.objects.filter(match=match).exists()
+    if links_write:
+        match.links_closed_at = None
+    _save(match, ["status", "links_closed_at"])
+    record(actor, "match reopened", match=match, after={"links_write": True} if links_write else None)
     return match
 
 
@@ -372,6 +390,12 @@ def _score(engine_input: dict) -> dict:
         return score_match(engine_input)
     except InvalidHand as error:
         raise ServiceError(str(error)) from None
+
+
+def _require_link_may_write(match: Match, actor: Actor) -> None:
+    """A device's link writes nothing once the match has ended."""
+    if actor.link is not None and match.links_closed_at is not None:
+        raise ServiceError(closed_message(match), code="locked")
 
 
 def _require_open(match: Match) -> None:
@@ -475,6 +499,7 @@ def _apply_result(match: Match, result: dict) -> None:
         if match.status != Match.Status.FINISHED:
             match.finished_at = timezone.now()
         match.status = Match.Status.FINISHED
+        match.links_closed_at = match.links_closed_at or match.finished_at
     elif match.status == Match.Status.FINISHED:
         match.status = Match.Status.IN_PROGRESS  # an edit or undo reopened the game
         match.finished_at = None

@@ -89,13 +89,13 @@ when an organiser accepted it as it is. A result an organiser changed
 after it was over is marked "corrected by the organiser".
 
 **Table links.** Each table's match gets a secret scoring link (an
-``AccessLink`` on that match only). Only the SHA-256 of a token is stored,
-so a token can be shown only when it is issued: the freshly issued tokens
-of a round are kept in the issuing organiser's session
-(``request.session["table_tokens"][round_id] = {table_id: token}``), and the
-printable table cards show them from there. On another device (or after the
-session ends) the cards cannot show the links: "Issue new links for all
-tables" revokes every old link of the round and issues new ones. A link can
-also be re-issued (old one revoked) or revoked for one table. A device with
-a table's link can score that table's match only.
+``AccessLink`` on that match only). No token is stored anywhere: each is
+worked out from SECRET_KEY, the link's id and its generation
+(``access.links``), so the printable table cards show the working links
+to any organiser, on any device, at any time. "Issue new links for all
+tables" (or for one table) bumps each link's generation: the old tokens
+and the devices holding them stop at once. A table's link can also be
+revoked. A device with a table's link can score that table's match only,
+and only until the table ends (finished, ended early, its round or the
+tournament over): from then on only the organisers change its results.
 """

@@ -1,28 +1,28 @@
-"""Table scoring links of a tournament: re-issue, revoke, and the tokens
-the issuing organiser's device keeps to print the table cards."""
+"""Table scoring links of a tournament: reissue, revoke, and the links
+the table cards show. No token is kept anywhere: each is worked out from
+SECRET_KEY when the cards are drawn (``access.links.token_for``), so any
+organiser can print the cards again, on any device, without reissuing."""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
-from ..access.links import hash_token
-from ..access.services import issue_link, revoke_match_links
+from ..access.links import token_for
+from ..access.services import reissue_link, revoke_match_links
 from ..audit import Actor, record
 from ..errors import ServiceError
 from ..models import AccessLink, Round, Table
 from .services import table_link_label
 
-SESSION_TOKENS = "table_tokens"
-TOKEN_ROUNDS_KEPT = 3  # a session keeps the tokens of the last few rounds only
-
 
 def reissue_table_link(*, table_id: int, actor: Actor) -> str:
-    """Revoke the table's active links and issue a new one; returns its token."""
+    """The table's link in a new generation (the old token and the devices
+    holding it stop at once); returns its token."""
     with transaction.atomic():
         table = Table.objects.select_related("round__tournament").get(pk=table_id)
-        revoked = revoke_match_links(match_id=table.match_id, actor=actor)
-        _link, token = issue_link(
+        _link, token = reissue_link(
             match_id=table.match_id,
             label=table_link_label(table.round.tournament, table.round.number, table.number),
             actor=actor,
@@ -31,7 +31,7 @@ def reissue_table_link(*, table_id: int, actor: Actor) -> str:
             actor,
             tournament=table.round.tournament,
             action="table link issued",
-            after={"round": table.round.number, "table": table.number, "revoked": revoked},
+            after={"round": table.round.number, "table": table.number},
         )
     return token
 
@@ -57,10 +57,8 @@ def reissue_round_links(*, round_id: int, actor: Actor) -> dict[int, str]:
         rnd = Round.objects.select_related("tournament").get(pk=round_id)
         if rnd.status == Round.Status.PROPOSED:
             raise ServiceError(_("This round is not published yet: it has no tables."), code="state")
-        revoked = 0
         for table in Table.objects.filter(round=rnd).order_by("number"):
-            revoked += revoke_match_links(match_id=table.match_id, actor=actor)
-            _link, token = issue_link(
+            _link, token = reissue_link(
                 match_id=table.match_id, label=table_link_label(rnd.tournament, rnd.number, table.number), actor=actor
             )
             tokens[table.pk] = token
@@ -68,37 +66,18 @@ def reissue_round_links(*, round_id: int, actor: Actor) -> dict[int, str]:
             actor,
             tournament=rnd.tournament,
             action="round links issued",
-            after={"round": rnd.number, "tables": len(tokens), "revoked": revoked},
+            after={"round": rnd.number, "tables": len(tokens)},
         )
     return tokens
 
 
-def active_tokens(round_id: int, tokens: dict) -> dict[int, str]:
-    """Of the tokens a session holds for a round ({table_id: token}), those
-    whose link still works (not revoked or replaced since): one query."""
-    wanted = {}
-    for table_id, token in (tokens or {}).items():
-        try:
-            wanted[hash_token(str(token))] = (int(table_id), str(token))
-        except (TypeError, ValueError):
-            continue
-    alive = set(
-        AccessLink.objects.filter(
-            token_hash__in=list(wanted), revoked_at__isnull=True, match__table__round_id=round_id
-        ).values_list("token_hash", flat=True)
+def table_tokens(round_id: int) -> dict[int, str]:
+    """{table_id: token} of the round's tables that have a working link
+    (the newest, if a table has several), worked out now: one query."""
+    links = (
+        AccessLink.objects.filter(match__table__round_id=round_id, revoked_at__isnull=True)
+        .annotate(table_pk=F("match__table__id"))
+        .only("pk", "match_id", "generation", "created_at")
+        .order_by("created_at", "pk")
     )
-    return {table_id: token for h, (table_id, token) in wanted.items() if h in alive}
-
-
-def remember_tokens(session, round_id: int, tokens: dict[int, str]) -> None:
-    """Keep freshly issued tokens in the organiser's session (merged per round)."""
-    stored = dict(session.get(SESSION_TOKENS, {}))
-    current = dict(stored.pop(str(round_id), {}))
-    current.update({str(k): v for k, v in tokens.items()})
-    # newest rounds last; keep a few
-    keys = list(stored)[-(TOKEN_ROUNDS_KEPT - 1) :] if TOKEN_ROUNDS_KEPT > 1 else []
-    session[SESSION_TOKENS] = {**{k: stored[k] for k in keys}, str(round_id): current}
-
-
-def session_tokens(session, round_id: int) -> dict:
-    return dict(session.get(SESSION_TOKENS, {}).get(str(round_id), {}))
+    return {link.table_pk: token_for(link) for link in links}

@@ -529,12 +529,18 @@ def _complete_rounds(tournament: Tournament, actor: Actor = SYSTEM) -> list[Roun
         rnd.status = Round.Status.COMPLETE
         rnd.completed_at = now
         rnd.save(update_fields=["status", "completed_at"])
+        # Each table's links closed when its match ended; a complete round
+        # closes any still open, for good.
+        Match.objects.filter(table__round=rnd, links_closed_at__isnull=True).update(links_closed_at=now)
         _audit(tournament, actor, "round completed", after={"round": rnd.number})
     if tournament.status != Tournament.Status.FINISHED and tournament.planned_rounds:
         complete = Round.objects.filter(tournament=tournament, status=Round.Status.COMPLETE).count()
         if complete >= tournament.planned_rounds:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
+            Match.objects.filter(table__round__tournament=tournament, links_closed_at__isnull=True).update(
+                links_closed_at=now
+            )
             _audit(tournament, actor, "tournament finished")
     return done
 
@@ -579,10 +585,20 @@ def end_table_early(*, table_id: int, actor: Actor) -> Match:
         match.winners = winners
         match.totals = totals
         match.finished_at = now
+        match.links_closed_at = match.links_closed_at or now  # the table's links write nothing more
         match.pending_bidding = None  # a hand not completed does not count
         match.version += 1
         match.save(
-            update_fields=["status", "winners", "totals", "finished_at", "pending_bidding", "version", "updated_at"]
+            update_fields=[
+                "status",
+                "winners",
+                "totals",
+                "finished_at",
+                "links_closed_at",
+                "pending_bidding",
+                "version",
+                "updated_at",
+            ]
         )
         Table.objects.filter(pk=table.pk).update(ended_early_at=now)
         after = {"round": rnd.number, "table": table.number, "totals": totals, "winners": winners}

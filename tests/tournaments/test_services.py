@@ -18,6 +18,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from scorekeeper.access.links import find_link
 from scorekeeper.audit import Actor
 from scorekeeper.errors import ServiceError
 from scorekeeper.models import AccessLink, AuditEvent, Entrant, Hand, Match, Player, Round, Table, Tournament
@@ -641,35 +642,28 @@ def test_an_ended_early_match_cannot_take_more_hands(organiser):
 
 
 def test_table_links_are_reissued_and_revoked(organiser):
+    """The cards' links are worked out again on every call (no session, no
+    stored token); reissuing or revoking a table's link changes or drops
+    its token, and only that table's."""
     me = actor_of(organiser)
     t = new_tournament(organiser, "spades", "swiss", ["A", "B", "C", "D"], rounds=1)
     rnd, tokens = start_round(t, organiser)
     first, second = tables_of(rnd)
-    assert links.active_tokens(rnd.pk, tokens) == tokens
+    assert links.table_tokens(rnd.pk) == tokens and set(tokens) == {first.pk, second.pk}
     new = links.reissue_table_link(table_id=first.pk, actor=me)
-    alive = links.active_tokens(rnd.pk, {**tokens, first.pk: new})
-    assert alive == {first.pk: new, second.pk: tokens[second.pk]}
-    assert links.active_tokens(rnd.pk, {first.pk: tokens[first.pk]}) == {}
+    assert new != tokens[first.pk]
+    assert links.table_tokens(rnd.pk) == {first.pk: new, second.pk: tokens[second.pk]}
+    assert find_link(tokens[first.pk]) is None and find_link(new).match_id == first.match_id
     assert links.revoke_table_links(table_id=second.pk, actor=me) == 1
     assert not AccessLink.objects.filter(match=second.match, revoked_at__isnull=True).exists()
+    assert links.table_tokens(rnd.pk) == {first.pk: new}
     all_new = links.reissue_round_links(round_id=rnd.pk, actor=me)
-    assert set(all_new) == {first.pk, second.pk}
-    assert links.active_tokens(rnd.pk, {**tokens, first.pk: new}) == {}
-    assert links.active_tokens(rnd.pk, all_new) == all_new
+    assert set(all_new) == {first.pk, second.pk} and links.table_tokens(rnd.pk) == all_new
+    assert not set(all_new.values()) & {new, *tokens.values()}
     for table in (first, second):
         assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 1
-    # a token of another round's table is not shown as this round's
-    assert links.active_tokens(rnd.pk + 1, all_new) == {}
-
-
-def test_session_keeps_the_tokens_of_recent_rounds():
-    session: dict = {}
-    for round_id in range(1, 6):
-        links.remember_tokens(session, round_id, {round_id * 10: f"t{round_id}"})
-    links.remember_tokens(session, 5, {51: "again"})
-    assert list(session["table_tokens"]) == ["3", "4", "5"]
-    assert links.session_tokens(session, 5) == {"50": "t5", "51": "again"}
-    assert links.session_tokens(session, 1) == {}
+    # another round's tables are not this round's
+    assert links.table_tokens(rnd.pk + 1) == {}
 
 
 # ---------------------------------------------------------------- csv rows

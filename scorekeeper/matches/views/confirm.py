@@ -28,7 +28,7 @@ VERDICTS = {"correct": True, "wrong": False}
 
 
 @require_http_methods(["GET", "POST"])
-@scorer_required
+@scorer_required(after_the_end=True)  # the last hand's check comes after the end
 def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> HttpResponse:
     """GET: hand ``number`` to check, from another screen. POST: the
     answer, "correct" or "wrong", from here or from the card on the phone

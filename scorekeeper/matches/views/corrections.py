@@ -43,6 +43,8 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     try:
         services.edit_hand(match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor)
     except ServiceError as error:
+        if error.code == "locked":  # the match ended since this device drew the page
+            return refuse(request, error.message)
         if error.code == "conflict":
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())

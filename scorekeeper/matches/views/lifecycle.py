@@ -87,7 +87,8 @@ def match_action(request: HttpRequest, match: Match, action: str, actor: Actor) 
             services.abandon_match(match_id=match.pk, actor=actor)
             messages.info(request, _("Match abandoned. You can reopen it from its page."))
         else:  # the URL takes nothing else
-            services.reopen_match(match_id=match.pk, actor=actor)
+            links_write = request.POST.get("links_write") == "yes"
+            services.reopen_match(match_id=match.pk, actor=actor, links_write=links_write)
     except ServiceError as error:
         messages.error(request, error.message)
     return go_to(request, match.get_absolute_url())

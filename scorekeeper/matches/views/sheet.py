@@ -39,7 +39,7 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
     tournament = sheet.tournament
     if actor is None and tournament is not None and not tournament.is_public:
         return refuse_private(request)
-    return sheet_page(request, sheet, Viewer.of(actor))
+    return sheet_page(request, sheet, Viewer.of(actor, sheet.match))
 
 
 @require_GET
@@ -105,7 +105,7 @@ def clear_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse
 
 @require_POST
 @vary_on_headers("HX-Request")
-@scorer_required
+@scorer_required(replays_first=True)
 def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         basis = read_basis(request.POST, number=True, bidding=True, client_key=True)

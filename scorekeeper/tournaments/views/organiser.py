@@ -262,18 +262,14 @@ def swap(request: HttpRequest, tournament: Tournament, round_id: int, actor: Act
 def publish(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
     rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
     try:
-        tokens = services.publish_round(round_id=rnd.pk, actor=actor)
+        services.publish_round(round_id=rnd.pk, actor=actor)
     except ServiceError as e:
         rnd.refresh_from_db()
         if rnd.status != Round.Status.PROPOSED:
             messages.error(request, e.message)
             return redirect(tournament)
         return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
-    links.remember_tokens(request.session, rnd.pk, tokens)
-    messages.success(
-        request,
-        _("Round %(n)d published. Print the table cards now: the links are shown only here.") % {"n": rnd.number},
-    )
+    messages.success(request, _("Round %(n)d published. Print the table cards.") % {"n": rnd.number})
     return redirect(f"{reverse('tournament_cards', args=[tournament.pk])}?round={rnd.number}")
 
 
@@ -297,7 +293,8 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
     view = data.round_view(rnd)
     cards, missing = [], 0
     if view is not None:
-        tokens = links.active_tokens(rnd.pk, links.session_tokens(request.session, rnd.pk))
+        tokens = links.table_tokens(rnd.pk)  # worked out from SECRET_KEY: kept nowhere
+        request.session.pop("table_tokens", None)  # kept there before 0005: working no more, dropped
         for table in view.tables:
             token = tokens.get(table.id)
             url = request.build_absolute_uri(reverse("open_link", args=[token])) if token else None
@@ -324,7 +321,6 @@ def round_links(request: HttpRequest, tournament: Tournament, round_id: int, act
     except ServiceError as e:
         messages.error(request, e.message)
         return redirect(tournament)
-    links.remember_tokens(request.session, rnd.pk, tokens)
     messages.success(
         request, _("New links issued for all %(n)d tables; the old ones no longer work.") % {"n": len(tokens)}
     )
@@ -347,8 +343,7 @@ def table_link(request: HttpRequest, tournament: Tournament, table_id: int, acto
         return redirect(tournament)
     if action != "reissue":
         return _render_dashboard(request, tournament, error=_("Unknown action."), status=UNPROCESSABLE)
-    token = links.reissue_table_link(table_id=table.pk, actor=actor)
-    links.remember_tokens(request.session, table.round_id, {table.pk: token})
+    links.reissue_table_link(table_id=table.pk, actor=actor)
     messages.success(request, _("Table %(t)d has a new link; the old one no longer works.") % {"t": table.number})
     return redirect(
         f"{reverse('tournament_cards', args=[tournament.pk])}?round={table.round.number}#table-{table.number}"
