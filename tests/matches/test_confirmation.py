@@ -387,3 +387,23 @@ def test_the_services_refuse_a_table_links_change_of_a_confirmed_hand(match, tok
     services.undo_last_hand(match_id=match.pk, version=before["version"], actor=Actor.organiser(organiser))
     assert Match.objects.get(pk=match.pk).hands_played == 1
     assert AuditEvent.objects.filter(match=match, action="corrected after confirmation", hand_number=2).exists()
+
+
+def test_the_last_hand_is_checked_after_the_end_from_the_other_phone(organiser):
+    """The hand that ends the match closes the table's links for every
+    change of results, but the other side may still check it."""
+    match = services.start_match(
+        game="spades",
+        player_names=["Ann", "Bob"],
+        options={"target": 100},
+        actor=Actor.organiser(organiser),
+        confirm_hands=True,
+    )
+    phone = device(issue_link(match_id=match.pk, label="table 1", actor=SYSTEM)[1])
+    other = device(issue_link(match_id=match.pk, label="table 1, Bob", actor=SYSTEM)[1])
+    save_on(phone, match, {"bids": [10, 2], "tricks": [11, 2]})  # Ann 101: over
+    assert Match.objects.get(pk=match.pk).links_closed_at is not None
+    assert other.post(f"/matches/{match.pk}/undo/", {"version": version(match)}).status_code == 403
+    url, answer = card_form(other.get(f"/matches/{match.pk}/hands/1/check/").content.decode())
+    assert other.post(url, answer).status_code == 302
+    assert state(match) == "confirmed"
