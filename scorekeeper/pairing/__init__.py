@@ -85,6 +85,7 @@ Hell, the placement points, total score and places from their tables stay
 with everybody who sat there.
 """
 
+from .plan import SeatingPlan, lower_bound, plan_seating, planned_round
 from .round_robin import round_robin_rounds
 from .seating import pair_counts, seat_round, seating_cost, table_sizes
 from .standings import (
@@ -110,12 +111,16 @@ __all__ = [
     "TWO_PLAYER_TIEBREAKS",
     "WIN_POINTS",
     "OhHellRow",
+    "SeatingPlan",
     "SwissPairing",
     "SwissPlayer",
     "TwoPlayerRow",
+    "lower_bound",
     "oh_hell_standings",
     "pair_counts",
     "pair_swiss_round",
+    "plan_seating",
+    "planned_round",
     "round_robin_rounds",
     "seat_round",
     "seating_cost",
