@@ -338,17 +338,25 @@ def _improve(f: _Field, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def _solve_block(f: _Field, members: list[int]) -> list[tuple[int, int]]:
     """A block above the bottom: its pairs without a rematch; who cannot be
     paired floats down. Tries the nearest below, then the wider sparse
-    graph, then every pair. A block swollen by floaters (players who have
-    met most of the block) takes any maximum rematch-free pairing on the
-    sparse graph, improved by exchanges: quick where weights would not be."""
-    if len(members) > WEIGHTED_TAIL:
+    graph, then every pair. A crowded block (someone has met many of the
+    others) or one swollen by floaters takes any rematch-free pairing on
+    the sparse graph, improved by exchanges, if one pairs everybody: quick
+    where the weighted matching would not be."""
+    inside = set(members)
+    crowded = any(len(f.met[i] & inside) >= NEIGHBOURS for i in members)
+    if crowded or len(members) > WEIGHTED_TAIL:
         allowed = _sparse_pairs(f, members)
-        g = nx.Graph()
-        g.add_nodes_from(members)
-        g.add_edges_from(allowed)
-        found = sorted((min(u, v), max(u, v)) for u, v in nx.max_weight_matching(g, maxcardinality=True))
-        return _improve(f, found)
-    pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, neighbours=NEIGHBOURS)
+        found = _greedy_matching(members, allowed)
+        if 2 * len(found) < len(members) and len(members) > WEIGHTED_TAIL:
+            g = nx.Graph()
+            g.add_nodes_from(members)
+            g.add_edges_from(allowed)
+            found = sorted((min(u, v), max(u, v)) for u, v in nx.max_weight_matching(g, maxcardinality=True))
+        if 2 * len(found) == len(members) or len(members) > WEIGHTED_TAIL:
+            return _improve(f, found)
+    pairs: list[tuple[int, int]] = []
+    if not crowded:
+        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, neighbours=NEIGHBOURS)
     if 2 * len(pairs) < len(members):
         pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, pairs_allowed=_sparse_pairs(f, members))
     if 2 * len(pairs) < len(members) and len(members) <= 4 * BLOCK_SIZE:
