@@ -38,12 +38,13 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .designs import design_for
-from .seating import _greedy, _local_search, table_sizes
+from .seating import _greedy, _local_search, pair_counts, seat_round, table_sizes
 
 # Moves of the annealing: enough to settle a few rounds of a small field,
 # capped so that 200 players x 10 rounds stays well under 2 s.
 MOVES_PER_SEAT_ROUND = 2_000
 MAX_MOVES = 400_000
+PLAN_UP_TO = 300  # bigger fields are seated round by round (see planned_round)
 WARM_START_SWAPS = 4_000  # swaps of the round-by-round start, per round
 # The annealing: its cost is REPEAT_WEIGHT per repeat plus the squares; the
 # temperature falls from T_START to T_END; a move starts, FOCUS of the time,
@@ -450,9 +451,16 @@ def planned_round(
     that plan said; otherwise (a drop, a late entry, an organiser's swap) a
     new plan of the remaining rounds from everything played so far. Either
     way it is the same tables for the same players, history and seed.
+
+    Fields of more than ``PLAN_UP_TO`` players are seated round by round
+    (``seat_round``): the plan keeps a count for every two players, and in a
+    field that big the round-by-round seating hardly repeats anyway.
     """
     ids = list(player_ids)
     played = [[list(table) for table in rnd] for rnd in played]
+    if len(ids) > PLAN_UP_TO:
+        history = pair_counts(table for rnd in played for table in rnd)
+        return seat_round(ids, preferred, history, seed=f"{seed}/{len(played)}")
     now = len(played)
     field = set(ids)
     anchor = now

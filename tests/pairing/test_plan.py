@@ -171,3 +171,12 @@ def test_bad_input():
     with pytest.raises(ValueError, match="at least 3"):
         plan_seating(["a", "b"], 2)
     assert plan_seating(["a", "b", "c"], 0).rounds == []
+
+
+def test_big_fields_are_seated_round_by_round():
+    ids = list(range(400))
+    first = planned_round(ids, 6, [], 4, seed=1)
+    assert first == seat_round(ids, 4, {}, seed="1/0")
+    second = planned_round(ids, 6, [first], 4, seed=1)
+    check_rounds([first, second], ids, 4)
+    assert repeats([first, second]) == 0
