@@ -41,7 +41,8 @@ from .designs import design_for
 from .seating import _greedy, _local_search, pair_counts, seat_round, table_sizes
 
 # Moves of the annealing: enough to settle a few rounds of a small field,
-# capped so that 200 players x 10 rounds stays well under 2 s.
+# capped (MAX_MOVES at tables of 4, fewer at bigger tables) so that any event
+# up to 200 players x 10 rounds plans in under 2 s of CPU.
 MOVES_PER_SEAT_ROUND = 2_000
 MAX_MOVES = 400_000
 PLAN_UP_TO = 300  # bigger fields are seated round by round (see planned_round)
@@ -50,9 +51,10 @@ WARM_START_SWAPS = 4_000  # swaps of the round-by-round start, per round
 # temperature falls from T_START to T_END; a move starts, FOCUS of the time,
 # from a pair that repeats. Tuned on 23 players at 5, 32 at 4 x 10 rounds,
 # 21 in threes x 10 and 17 at 4 x 5.
-REPEAT_WEIGHT = 6
+REPEAT_WEIGHT = 4
 T_START, T_END = 4.0, 0.1
 FOCUS = 0.8
+CYCLES = 2  # the temperature falls CYCLES times over the moves
 
 
 @dataclass(frozen=True)
@@ -327,7 +329,9 @@ def _anneal(
             for p in table:
                 where[r][p] = t
     where_of = [[where[r][p] for r in range(rounds)] for p in range(n)]
-    budget = max_moves if max_moves is not None else min(MAX_MOVES, MOVES_PER_SEAT_ROUND * n * rounds)
+    # a move costs about the table size: big tables get fewer moves
+    limit = MAX_MOVES * 4 // max(4, sizes[0])
+    budget = max_moves if max_moves is not None else min(limit, MOVES_PER_SEAT_ROUND * n * rounds)
     top = max(flat) + rounds + 2
 
     # the pairs that repeat and meet in the plan: the ones a swap can mend
@@ -392,9 +396,10 @@ def _anneal(
     t0, t1 = T_START, T_END
     ratio = math.log(t1 / t0)
     temp = t0
+    cycle = max(1, budget // CYCLES)
     for it in range(budget):
         if it & 1023 == 0:
-            temp = t0 * exp(ratio * it / budget)
+            temp = t0 * exp(ratio * (it % cycle) / cycle)
         if conflicts and random_() < FOCUS:
             p, q = conflicts[int(random_() * len(conflicts))]
             wp, wq = where_of[p], where_of[q]
