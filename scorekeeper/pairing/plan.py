@@ -43,7 +43,7 @@ from .seating import _greedy, _local_search, pair_counts, seat_round, table_size
 # Moves of the annealing: enough to settle a few rounds of a small field,
 # capped (MAX_MOVES at tables of 4, fewer at bigger tables) so that any event
 # up to 200 players x 10 rounds plans in under 2 s of CPU.
-MOVES_PER_SEAT_ROUND = 2_000
+MOVES_PER_SEAT_ROUND = 4_000
 MAX_MOVES = 400_000
 PLAN_UP_TO = 300  # bigger fields are seated round by round (see planned_round)
 WARM_START_SWAPS = 4_000  # swaps of the round-by-round start, per round
