@@ -29,17 +29,26 @@ rating or the registration order). The player who has had seat 1 more often
 gets seat 2; with equal counts, seats alternate from the previous round.
 Dropped players are simply not paired any more. Fields of more than 64
 players are paired in blocks of about 32 from the top down, which keeps a
-round of 1,000 players well under a second.
+round of 1,000 players well under a second; the bottom is re-matched (on a
+sparse graph, a quick check without weights first) until it pairs without a
+rematch with the bye on the lowest-ranked player who can take it.
 
-**Oh Hell** (``table_sizes``, ``seat_round``). Every round seats everybody at
-tables of 3 to 7 players; table sizes differ by at most one and their average
-is as close as possible to the preferred size (4 by default; on a tie, the
-fewer, bigger tables). There are never byes, so an Oh Hell event needs at
-least 3 players. The first round is drawn at random; later rounds keep
-players apart who have already sat together, minimising the sum over every
-two players at the same table of (times they met before) squared, so a
-third meeting is avoided harder than a second. The seating is reproducible:
-the same players, history and seed give the same tables and seat order.
+**Oh Hell** (``table_sizes``, ``plan_seating``, ``planned_round``,
+``seat_round``). Every round seats everybody at tables of 3 to 7 players;
+table sizes differ by at most one and their average is as close as possible
+to the preferred size (4 by default; on a tie, the fewer, bigger tables).
+There are never byes, so an Oh Hell event needs at least 3 players. The
+number of rounds is known, so the whole event is planned at once
+(``plan.py``): fewest repeated table-mates (sum over pairs of max(0, times
+together - 1)), then the sum of (times together)². Known perfect designs
+where they apply (affine planes, Kirkman's schoolgirls: ``designs.py``),
+simulated annealing elsewhere. Each round is planned again from the seed and
+the rounds played (``planned_round``), following the plan made when the
+field last changed while the rounds go as it said. Fields over 300 are
+seated round by round (``seat_round``: the sum over every two players at a
+table of (times they met before) squared, greedy start and swaps). The
+seating is reproducible: the same players, history and seed give the same
+tables and seat order.
 
 Points and tiebreaks
 --------------------
@@ -85,6 +94,7 @@ Hell, the placement points, total score and places from their tables stay
 with everybody who sat there.
 """
 
+from .plan import SeatingPlan, lower_bound, plan_seating, planned_round
 from .round_robin import round_robin_rounds
 from .seating import pair_counts, seat_round, seating_cost, table_sizes
 from .standings import (
@@ -110,12 +120,16 @@ __all__ = [
     "TWO_PLAYER_TIEBREAKS",
     "WIN_POINTS",
     "OhHellRow",
+    "SeatingPlan",
     "SwissPairing",
     "SwissPlayer",
     "TwoPlayerRow",
+    "lower_bound",
     "oh_hell_standings",
     "pair_counts",
     "pair_swiss_round",
+    "plan_seating",
+    "planned_round",
     "round_robin_rounds",
     "seat_round",
     "seating_cost",

@@ -34,6 +34,7 @@ boards and seat 2 on even boards.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -51,6 +52,13 @@ from .standings import BYE_POINTS, DRAW_POINTS, LOSS_POINTS, WIN_POINTS, parse_t
 EXACT_UP_TO = 64
 BLOCK_SIZE = 32
 NEIGHBOURS = 8
+# A bottom tail of up to WEIGHTED_TAIL players is matched exactly (weighted);
+# a longer one (a field whose bottom has met itself) by exchanges from any
+# rematch-free pairing: the weighted matching would take seconds.
+WEIGHTED_TAIL = 80
+EXCHANGE_WINDOW = 48  # pairs (in rank order) an exchange looks ahead
+# Byes tried from the bottom up before giving up on a rematch-free round.
+BYE_TRIES = 8
 
 
 @dataclass(frozen=True)
@@ -115,10 +123,18 @@ class _Field:
 
 
 def _solve(
-    f: _Field, members: list[int], with_bye: bool, allow_rematch: bool, neighbours: int | None = None
+    f: _Field,
+    members: list[int],
+    with_bye: bool,
+    allow_rematch: bool,
+    neighbours: int | None = None,
+    pairs_allowed: list[tuple[int, int]] | None = None,
+    bye_to: list[int] | None = None,
 ) -> tuple[list[tuple[int, int]], int | None]:
     """Min-cost matching of ``members`` (positions, in rank order) over every
-    allowed pair, or over each player's ``neighbours`` nearest allowed ones.
+    allowed pair, or over each player's ``neighbours`` nearest allowed ones
+    below them, or over ``pairs_allowed`` (pairs i < j that have not met).
+    ``bye_to`` limits who may take the bye (default: any member).
 
     Returns the pairs (by position) and the position given the bye (or None).
     Players left out (only possible without rematch edges) are in neither.
@@ -126,24 +142,30 @@ def _solve(
     bye = -1
     edges: list[tuple[int, int, int, int, int]] = []  # (u, v, rematch?, score cost, rank cost)
     max_score = max_rank = 0
-    for x, i in enumerate(members):
-        met_i = f.met[i]
-        hp = f.half_points[i]
-        linked = 0
-        for j in members[x + 1 :]:
-            rematch = j in met_i
-            if rematch and not allow_rematch:
-                continue
-            if neighbours is not None:
-                if linked == neighbours:
-                    break
-                linked += 1
-            d = hp - f.half_points[j]
-            score = d * d
-            rank = (j - i) * (j - i)
-            max_score = max(max_score, score)
-            max_rank = max(max_rank, rank)
-            edges.append((i, j, 1 if rematch else 0, score, rank))
+    if pairs_allowed is None:
+        candidates = []
+        for x, i in enumerate(members):
+            met_i = f.met[i]
+            linked = 0
+            for j in members[x + 1 :]:
+                rematch = j in met_i
+                if rematch and not allow_rematch:
+                    continue
+                if neighbours is not None:
+                    if linked == neighbours:
+                        break
+                    linked += 1
+                candidates.append((i, j))
+    else:
+        candidates = pairs_allowed
+    for i, j in candidates:
+        rematch = j in f.met[i]
+        d = f.half_points[i] - f.half_points[j]
+        score = d * d
+        rank = (j - i) * (j - i)
+        max_score = max(max_score, score)
+        max_rank = max(max_rank, rank)
+        edges.append((i, j, 1 if rematch else 0, score, rank))
     m = len(members)
     pairs_max = (m + 1) // 2
     score_unit = pairs_max * max_rank + 1
@@ -159,7 +181,8 @@ def _solve(
     if with_bye:
         # members are in rank order, so the last one is the lowest ranked
         for k, i in enumerate(members):
-            costs.append((i, bye, (m - 1 - k) * bye_unit + (repeat_bye if f.had_bye[i] else 0)))
+            if bye_to is None or i in bye_to:
+                costs.append((i, bye, (m - 1 - k) * bye_unit + (repeat_bye if f.had_bye[i] else 0)))
     big = max((c for _, _, c in costs), default=0) + 1
     g.add_nodes_from(members)
     g.add_weighted_edges_from((u, v, big - c) for u, v, c in costs)
@@ -175,14 +198,170 @@ def _solve(
     return pairs, bye_pos
 
 
-def _is_clean(f: _Field, pairs, bye_pos, members_count: int, fresh_bye_exists: bool) -> bool:
-    """Everyone placed, no rematch, no second bye unless everybody had one."""
-    paired = 2 * len(pairs) + (1 if bye_pos is not None else 0)
-    if paired != members_count:
-        return False
-    if any(j in f.met[i] for i, j in pairs):
-        return False
-    return not (bye_pos is not None and fresh_bye_exists and f.had_bye[bye_pos])
+def _sparse_pairs(f: _Field, members: list[int], exclude: int | None = None) -> list[tuple[int, int]]:
+    """Pairs i < j of ``members`` (rank order) that have not met: each player
+    to the ``NEIGHBOURS`` nearest not-met players below and above them, and,
+    if they have met m of the members, also to those nearest m places above
+    and below (where a player who has met a run of the others finds
+    partners of their own: the bottom 70 who have all met each other pair
+    with the 70 above them). A rematch-free pairing of the members almost
+    always exists within these if it exists at all, and the matching is far
+    quicker on them than on every pair."""
+    ms = [i for i in members if i != exclude]
+    inside = set(ms)
+    count = len(ms)
+    out: set[tuple[int, int]] = set()
+    for x, i in enumerate(ms):
+        met_i = f.met[i]
+        m = len(met_i & inside) if met_i else 0
+        starts = (x, x - m, x + m) if m else (x,)
+        for start in starts:
+            for step in (1, -1):
+                found = 0
+                y = start + step if start == x else start
+                y = min(max(y, 0), count - 1) if start != x else y
+                while 0 <= y < count and found < NEIGHBOURS:
+                    j = ms[y]
+                    if j != i and j not in met_i:
+                        out.add((i, j) if i < j else (j, i))
+                        found += 1
+                    y += step
+    return sorted(out)
+
+
+def _greedy_matching(ms: list[int], pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A large matching, quickly: the players with the fewest choices first,
+    each to their partner with the fewest choices, then augmenting paths
+    (searched without blossoms, so it can fall short of the maximum, never
+    wrong)."""
+    adj: dict[int, list[int]] = {i: [] for i in ms}
+    for i, j in pairs:
+        if i in adj and j in adj:
+            adj[i].append(j)
+            adj[j].append(i)
+    mate: dict[int, int] = {}
+    for i in sorted(ms, key=lambda k: (len(adj[k]), k)):
+        if i in mate:
+            continue
+        free = [j for j in adj[i] if j not in mate]
+        if free:
+            j = min(free, key=lambda k: (len(adj[k]), k))
+            mate[i], mate[j] = j, i
+    for root in ms:
+        if root in mate:
+            continue
+        seen = {root}
+        came_from: dict[int, int | None] = {root: None}  # outer player -> the matched one it came through
+        before: dict[int, int] = {}  # matched player -> the outer player it was reached from
+        queue = deque([root])
+        while queue:
+            u = queue.popleft()
+            hit = None
+            for v in adj[u]:
+                if v in seen:
+                    continue
+                seen.add(v)
+                if v not in mate:
+                    hit = v
+                    break
+                w = mate[v]
+                if w in seen:
+                    continue
+                seen.add(w)
+                before[v] = u
+                came_from[w] = v
+                queue.append(w)
+            if hit is not None:
+                v = hit
+                while True:
+                    back = came_from[u]
+                    mate[u], mate[v] = v, u
+                    if back is None:
+                        break
+                    v, u = back, before[back]
+                break
+    return sorted({(min(i, j), max(i, j)) for i, j in mate.items()})
+
+
+def _perfect(
+    members: list[int], pairs: list[tuple[int, int]], exclude: int | None = None
+) -> list[tuple[int, int]] | None:
+    """A perfect matching of ``members`` minus ``exclude`` within ``pairs``,
+    or None if there is none (a maximum-cardinality matching, no weights:
+    quick even where the weighted one is not)."""
+    ms = [i for i in members if i != exclude]
+    if len(ms) % 2:
+        return None
+    quick = _greedy_matching(ms, pairs)
+    if 2 * len(quick) == len(ms):
+        return quick
+    g = nx.Graph()
+    g.add_nodes_from(ms)
+    g.add_edges_from(pairs)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    if 2 * len(matching) != len(ms):
+        return None
+    return sorted((min(u, v), max(u, v)) for u, v in matching)
+
+
+def _improve(f: _Field, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Exchange partners between two pairs while that lowers the cost
+    (score difference squared, then rank difference squared) and makes no
+    rematch: a quick stand-in for the weighted matching on a long tail."""
+    hp = f.half_points
+
+    def cost(i: int, j: int) -> tuple[int, int]:
+        return ((hp[i] - hp[j]) ** 2, (i - j) ** 2)
+
+    pairs = sorted(tuple(p) for p in pairs)
+    better = True
+    while better:
+        better = False
+        for x in range(len(pairs)):
+            a, b = pairs[x]
+            for y in range(x + 1, min(len(pairs), x + 1 + EXCHANGE_WINDOW)):
+                c, d = pairs[y]
+                now = tuple(map(sum, zip(cost(a, b), cost(c, d), strict=True)))
+                for p, q, r, t in ((a, c, b, d), (a, d, b, c)):
+                    if q in f.met[p] or t in f.met[r]:
+                        continue
+                    new = tuple(map(sum, zip(cost(p, q), cost(r, t), strict=True)))
+                    if new < now:
+                        pairs[x] = (min(p, q), max(p, q))
+                        pairs[y] = (min(r, t), max(r, t))
+                        a, b = pairs[x]
+                        better = True
+                        break
+    return pairs
+
+
+def _solve_block(f: _Field, members: list[int]) -> list[tuple[int, int]]:
+    """A block above the bottom: its pairs without a rematch; who cannot be
+    paired floats down. Tries the nearest below, then the wider sparse
+    graph, then every pair. A crowded block (someone has met many of the
+    others) or one swollen by floaters takes any rematch-free pairing on
+    the sparse graph, improved by exchanges, if one pairs everybody: quick
+    where the weighted matching would not be."""
+    inside = set(members)
+    crowded = any(len(f.met[i] & inside) >= NEIGHBOURS for i in members)
+    if crowded or len(members) > WEIGHTED_TAIL:
+        allowed = _sparse_pairs(f, members)
+        found = _greedy_matching(members, allowed)
+        if 2 * len(found) < len(members) and len(members) > WEIGHTED_TAIL:
+            g = nx.Graph()
+            g.add_nodes_from(members)
+            g.add_edges_from(allowed)
+            found = sorted((min(u, v), max(u, v)) for u, v in nx.max_weight_matching(g, maxcardinality=True))
+        if 2 * len(found) == len(members) or len(members) > WEIGHTED_TAIL:
+            return _improve(f, found)
+    pairs: list[tuple[int, int]] = []
+    if not crowded:
+        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, neighbours=NEIGHBOURS)
+    if 2 * len(pairs) < len(members):
+        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, pairs_allowed=_sparse_pairs(f, members))
+    if 2 * len(pairs) < len(members) and len(members) <= 4 * BLOCK_SIZE:
+        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False)
+    return pairs
 
 
 def _pair_positions(f: _Field, exact_up_to: int, block_size: int) -> tuple[list[tuple[int, int]], int | None]:
@@ -193,38 +372,63 @@ def _pair_positions(f: _Field, exact_up_to: int, block_size: int) -> tuple[list[
         return _solve(f, everyone, with_bye, allow_rematch=True)
 
     # Top-down blocks (each an even number of players), matched without
-    # rematches; whoever is left unmatched floats into the next block.
+    # rematches; whoever is left unmatched floats into the next block, which
+    # takes at least as many new players as floaters to pair them with.
     blocks: list[list[tuple[int, int]]] = []
     floaters: list[int] = []
     nxt = 0
     while True:
-        take = max(block_size - len(floaters), 2)
+        take = max(block_size - len(floaters), len(floaters), 2)
         take += (len(floaters) + take) % 2
         members = floaters + everyone[nxt : nxt + take]
         nxt += take
         if nxt >= n:
             break  # the bottom block, with the bye, is matched below
-        pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False, neighbours=NEIGHBOURS)
-        if 2 * len(pairs) < len(members):  # the sparse graph may be too thin: retry in full
-            pairs, _ = _solve(f, members, with_bye=False, allow_rematch=False)
+        pairs = _solve_block(f, members)
         blocks.append(pairs)
         done = {x for pair in pairs for x in pair}
         floaters = [i for i in members if i not in done]
 
-    # The bottom block; if it needs a rematch or a second bye, re-match a
-    # tail of 2, 4, 8... blocks, and finally the whole field (exact).
-    fresh_bye_exists = not all(f.had_bye)
-    undone = 1
-    while True:
-        kept = blocks[: len(blocks) - undone + 1]
-        kept_pairs = [pair for block in kept for pair in block]
-        done = {x for pair in kept_pairs for x in pair}
-        members = [i for i in everyone if i not in done]
-        whole_field = not kept
-        pairs, bye_pos = _solve(f, members, with_bye, allow_rematch=whole_field)
-        if whole_field or _is_clean(f, pairs, bye_pos, len(members), fresh_bye_exists):
-            return kept_pairs + pairs, bye_pos
-        undone = min(2 * undone, len(blocks) + 1)
+    # The bye: the lowest-ranked player without one (or, if all have had
+    # one, the lowest-ranked), unless the rest cannot then be paired without
+    # a rematch: then the next one up, and so on.
+    fresh = [i for i in everyone if not f.had_bye[i]] or everyone
+    candidates = fresh[::-1] if with_bye else [None]
+
+    # The bottom: the players of the last blocks, re-matched together, one
+    # more block at a time, until they can be paired without a rematch with
+    # the bye where it should go (a quick check without weights first; one
+    # weighted matching on the tail that passes).
+    for bye_pos in candidates[:BYE_TRIES]:
+        undone = 1
+        while undone <= len(blocks) + 1:
+            kept = blocks[: len(blocks) - undone + 1]
+            done = {x for block in kept for pair in block for x in pair}
+            members = [i for i in everyone if i not in done]
+            undone += 1
+            if bye_pos is not None and bye_pos not in members:
+                continue
+            allowed = _sparse_pairs(f, members, exclude=bye_pos)
+            found = _perfect(members, allowed, exclude=bye_pos)
+            if found is None:
+                continue
+            if len(members) <= WEIGHTED_TAIL:
+                rest = [i for i in members if i != bye_pos]
+                pairs, _ = _solve(f, rest, with_bye=False, allow_rematch=False, pairs_allowed=allowed)
+            else:
+                pairs = _improve(f, found)
+            return [pair for block in kept for pair in block] + pairs, bye_pos
+
+    # No rematch-free pairing found (the field has nearly run out of new
+    # opponents): pair block by block, rematches allowed but fewest first.
+    pairs_all: list[tuple[int, int]] = []
+    left = everyone
+    while len(left) > EXACT_UP_TO:
+        top, left = left[:block_size], left[block_size:]
+        pairs, _ = _solve(f, top, with_bye=False, allow_rematch=True)
+        pairs_all += pairs
+    pairs, bye_pos = _solve(f, left, with_bye, allow_rematch=True)
+    return pairs_all + pairs, bye_pos
 
 
 def _seat(f: _Field, i: int, j: int, board: int) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
 from ..matches.services import start_match
 from ..models import Entrant, Match, Player, Round, Table, Tournament, name_key
-from ..pairing import pair_counts, pair_swiss_round, round_robin_rounds, seat_round, swiss_players
+from ..pairing import pair_swiss_round, planned_round, round_robin_rounds, swiss_players
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, score_match
 from .formats import (
@@ -352,17 +352,20 @@ def _compute_round(tournament: Tournament, number: int) -> Proposal:
         raise ServiceError(
             _("Seated rounds need at least %(n)d players who have not dropped.") % {"n": MIN_TABLE}, code="players"
         )
+    # The whole event is planned (all remaining rounds at once, fewest repeated
+    # table-mates), worked out again from the seed and the rounds played.
     data = load_tournament(tournament)
-    history = pair_counts(
-        [
-            [s.player_id for s in t.seats]
-            for r in data.rounds
-            if r.status != Round.Status.PROPOSED
-            for t in data.tables_by_round.get(r.pk, [])
-        ]
-    )
-    tables = seat_round(
-        active, preferred=tournament.table_size, history_pairs_count=history, seed=tournament.seed * 1000 + number
+    played = [
+        [[s.player_id for s in t.seats] for t in data.tables_by_round.get(r.pk, [])]
+        for r in sorted(data.rounds, key=lambda r: r.number)
+        if r.status != Round.Status.PROPOSED and r.number < number
+    ]
+    tables = planned_round(
+        active,
+        max(tournament.planned_rounds, number),
+        played,
+        preferred=tournament.table_size,
+        seed=tournament.seed,
     )
     return Proposal([list(t) for t in tables], [])
 

@@ -22,3 +22,23 @@ def test_bench_imports_without_running():
         assert module.median_time(lambda: None, 3, inner=2) >= 0
     finally:
         del sys.modules[spec.name]
+
+
+def load_bench(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}_probe", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seating_and_swiss_benches_import_and_run_a_small_case():
+    seating = load_bench("seating")
+    row = seating.compare(16, 4, 5, seed=1)
+    assert row["plan"] == (0, 120) and row["method"] == "design" and row["before"][0] >= 0
+    worst = load_bench("swiss_worst")
+    assert len(worst.cases()) >= 10
+    players = worst._bye_67()
+    from scorekeeper.pairing import pair_swiss_round
+
+    assert "bye to 66 (lowest without one: 66)" in worst.describe(players, pair_swiss_round(players))
