@@ -312,8 +312,8 @@ class App:
         assert actual == {k: str(v) for k, v in values.items()}
 
     def pick(self, legend: str, text: str) -> None:
-        """Tap the visible segmented button with this text under the legend."""
-        group = self.page.locator("fieldset.segmented:visible").filter(
+        """Tap the visible segmented button (or chip) with this text under the legend."""
+        group = self.page.locator("fieldset.segmented:visible, fieldset.chips:visible").filter(
             has=self.page.locator("legend", has_text=re.compile("^" + re.escape(legend)))
         )
         label = group.locator("label").filter(has_text=re.compile("^" + re.escape(text) + "$"))
