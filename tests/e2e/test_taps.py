@@ -9,7 +9,8 @@ page (the totals bar and the new history row).
 
 While the chips are on screen the test also checks what a thumb needs: each
 chip at least 44 px, none outside the 390 px screen, nothing scrolling
-sideways, and axe-core (light and dark) finds nothing serious."""
+sideways (also right to left), and axe-core (light and dark) finds nothing
+serious."""
 
 from __future__ import annotations
 
@@ -54,6 +55,14 @@ def check_chips(app, axe_check, shot, name: str) -> None:
     assert not small, f"chips under 44 px: {small}"
     assert not outside, f"chips outside the screen: {outside}"
     assert boxes["page"] <= 0 and boxes["form"] <= 0, f"scrolls sideways: {boxes['page']}, {boxes['form']}"
+    # Right to left (logical CSS only): the rows run from the right, still on screen.
+    page.evaluate("document.documentElement.dir = 'rtl'")
+    rtl = page.evaluate(CHIP_BOXES)
+    first, second = rtl["chips"][0], rtl["chips"][1]
+    assert first["start"] > second["start"], f"RTL: {first['text']} should be right of {second['text']}"
+    assert all(c["start"] >= 0 and c["end"] <= rtl["width"] for c in rtl["chips"]) and rtl["page"] <= 0
+    shot(f"taps-{name}-rtl")
+    page.evaluate("document.documentElement.dir = 'ltr'")
     problems = axe_check(f"taps-{name}")
     page.emulate_media(color_scheme="dark")
     shot(f"taps-{name}-dark")
