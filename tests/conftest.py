@@ -229,11 +229,9 @@ def text_of(response) -> str:
 
 
 def selected_option(page: str, name: str) -> str | None:
-    """The value of the selected <option> of the <select name=...>, or None."""
-    found = re.search(rf'<select[^>]*\bname="{re.escape(name)}"[^>]*>(.*?)</select>', page, re.S)
-    assert found, f"no <select name={name!r}> on the page"
-    chosen = re.search(r'<option value="([^"]*)"\s+selected', found.group(1))
-    return chosen.group(1) if chosen else None
+    """The value chosen for the number ``name`` (its chips: a radio group), or None."""
+    assert re.search(rf'<input type="radio" name="{re.escape(name)}"', page), f"no chips named {name!r} on the page"
+    return checked_radio(page, name)
 
 
 def checked_radio(page: str, name: str) -> str | None:

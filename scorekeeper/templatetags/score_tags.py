@@ -105,58 +105,70 @@ def entry_summary(entry):
     return " · ".join(parts)
 
 
-# A select between − and + buttons: thumb-sized, works without JavaScript.
-_STEPPER = """<div class="stepper{has_error}">
-  <label for="in-{input}">{label}</label>
-  <div class="stepper-controls">
-    <button type="button" class="step js-only" data-step="-1" aria-controls="in-{input}"
-            aria-label="{label}: −1">−</button>
-    <select id="in-{input}" name="{input}"{auto}{invalid}>
-      <option value="">?</option>{options}
-    </select>
-    <button type="button" class="step js-only" data-step="1" aria-controls="in-{input}"
-            aria-label="{label}: +1">+</button>
-  </div>{message}
-</div>"""
+# One radio group of chips: one tap per value, keyboard and screen readers
+# work as with any radio group, and the form posts without JavaScript.
+_CHIPS = """<fieldset id="in-{input}" class="chips{has_error}" role="radiogroup"{auto}{invalid}>
+  <legend>{legend}{note}</legend>
+  <div class="chip-row">{chips}</div>{message}
+</fieldset>"""
 
 
-def _options(choices) -> list[tuple[str, str, str]]:
-    """(value, '<option value="…"', '>label</option>') of each choice,
-    escaped once for all the steppers that offer them."""
-    return [(str(value), f'<option value="{escape(value)}"', f">{escape(text)}</option>") for value, text in choices]
+def _chip_parts(choices, mark=None, mark_text="") -> list[tuple[str, str, str]]:
+    """(value, '<label …><input … value="…"', '><span>…</span></label>') of
+    each choice, escaped once for all the groups that offer them. A label
+    longer than a number ("Blind Nil") takes two cells; ``mark`` (a value)
+    is drawn as the one to aim for, with ``mark_text`` for screen readers."""
+    mark = None if mark in (None, "") else str(mark)
+    parts = []
+    for value, text in choices:
+        value, text = str(value), str(text)
+        classes = "chip" + (" chip-wide" if len(text) > 3 else "") + (" chip-mark" if value == mark else "")
+        hidden = f'<span class="visually-hidden"> ({escape(mark_text)})</span>' if value == mark and mark_text else ""
+        parts.append(
+            (
+                value,
+                f'<label class="{classes}"><input type="radio" name="{{name}}" value="{escape(value)}"',
+                f"><span>{escape(text)}{hidden}</span></label>",
+            )
+        )
+    return parts
 
 
 @register.simple_tag
-def stepper(input, label, choices, current=None, error=None, auto=False, options=None):
-    """{% stepper "bids_0" "Ann" choices current error %}: one number input.
-    ``auto``: app.js fills it in as the rest of its fieldset's total."""
+def chips(input, legend, choices, current=None, error=None, auto=False, parts=None, note="", mark=None, mark_text=""):
+    """{% chips "tricks" "Bob's tricks" choices current error %}: one value
+    picked with one tap. ``auto``: app.js fills it in as the rest of its
+    group's total (``note`` says so once it has); ``mark``: the value to
+    aim for (Draw Bridge: the tricks the contract needs)."""
     current = "" if current is None else str(current)
-    picked = "".join(
-        f"{start}{' selected' if value == current else ''}{end}" for value, start, end in options or _options(choices)
-    )
     name = escape(input)
+    picked = "".join(
+        f"{start.replace('{name}', name)}{' checked' if value == current else ''}{end}"
+        for value, start, end in parts or _chip_parts(choices, mark, mark_text)
+    )
     return mark_safe(
-        _STEPPER.format(
+        _CHIPS.format(
             input=name,
-            label=escape(label),
+            legend=escape(legend),
+            note=f' <span class="auto-note">{escape(note)}</span>' if auto and note else "",
             has_error=" has-error" if error else "",
             auto=" data-auto" if auto else "",
             invalid=f' aria-invalid="true" aria-describedby="err-{name}"' if error else "",
-            options=picked,
+            chips=picked,
             message=f'\n  <p id="err-{name}" class="field-error">{escape(error)}</p>' if error else "",
         )
     )
 
 
 @register.simple_tag
-def seat_steppers(field, seats, names, choices, values, errors, fill_last=False):
-    """{% seat_steppers "bids" hints.bidding_order sheet.names choices values errors %}:
-    one stepper per player, in ``seats`` order, named "bids_<seat>".
+def seat_chips(field, seats, names, choices, values, errors, fill_last=False, note=""):
+    """{% seat_chips "bids" hints.bidding_order sheet.names choices values errors %}:
+    one group of chips per player, in ``seats`` order, named "bids_<seat>".
     ``fill_last``: app.js fills the last one in as the rest of the total."""
-    values, errors, options = values or {}, errors or {}, _options(choices)
-    steppers = []
+    values, errors, parts = values or {}, errors or {}, _chip_parts(choices)
+    groups = []
     for i, seat in enumerate(seats):
         name = f"{field}_{seat}"
         auto = fill_last and i == len(seats) - 1
-        steppers.append(stepper(name, names[seat], choices, values.get(name), errors.get(name), auto, options))
-    return mark_safe("\n".join(steppers))
+        groups.append(chips(name, names[seat], choices, values.get(name), errors.get(name), auto, parts, note))
+    return mark_safe("\n".join(groups))

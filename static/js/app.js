@@ -4,61 +4,59 @@
   "use strict";
   document.documentElement.classList.remove("no-js");
 
-  // Stepper: − / + move the select next to them one option, skipping
-  // disabled ones (e.g. the Oh Hell dealer's forbidden bid).
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-step]");
-    if (!button) return;
-    var select = document.getElementById(button.getAttribute("aria-controls"));
-    if (!select) return;
-    var step = Number(button.dataset.step);
-    var i = select.selectedIndex;
-    do { i += step; } while (i > 0 && i < select.options.length && select.options[i].disabled);
-    if (i < 1 || i >= select.options.length) return;  // option 0 is the blank one
-    select.selectedIndex = i;
-    select.dataset.touched = "1";
-    select.dispatchEvent(new Event("change", { bubbles: true }));
-  });
-
-  // A group whose values add up to a known total (tricks): once all but the
-  // last are given, fill in the last, unless the user set it by hand.
+  // Chips are radio groups. A group whose values add up to a known total
+  // (tricks, data-sum-to from the server): once every other player's value
+  // is picked, pick the rest in the last one (data-auto), unless the user
+  // picked that one by hand.
+  var picked = function (group, name) {
+    var input = group.querySelector('input[name="' + name + '"]:checked');
+    return input ? input.value : "";
+  };
   document.addEventListener("change", function (event) {
     var target = event.target;
     var group = target.closest("[data-sum-to]");
-    if (!group) return;
-    if (event.isTrusted) target.dataset.touched = "1";  // chosen by hand
+    if (!group || target.type !== "radio") return;
     var auto = group.querySelector("[data-auto]");
-    if (!auto || auto === target || auto.dataset.touched) return;
-    var total = Number(group.dataset.sumTo), sum = 0, missing = false;
-    group.querySelectorAll("select").forEach(function (s) {
-      if (s === auto) return;
-      if (s.value === "" || isNaN(Number(s.value))) missing = true; else sum += Number(s.value);
+    if (!auto) return;
+    if (auto.contains(target)) {
+      if (event.isTrusted) { auto.dataset.touched = "1"; delete auto.dataset.filled; }  // chosen by hand
+      return;
+    }
+    if (auto.dataset.touched) return;
+    var total = Number(group.dataset.sumTo), sum = 0, missing = false, names = {};
+    group.querySelectorAll('input[type="radio"]').forEach(function (r) {
+      if (!auto.contains(r)) names[r.name] = true;
+    });
+    Object.keys(names).forEach(function (name) {
+      var value = picked(group, name);
+      if (value === "" || isNaN(Number(value))) missing = true; else sum += Number(value);
     });
     if (missing) return;
-    var rest = String(total - sum);
-    if (Array.prototype.some.call(auto.options, function (o) { return o.value === rest; })) {
-      auto.value = rest;
-      auto.dispatchEvent(new Event("change", { bubbles: true }));
-    }
+    var rest = auto.querySelector('input[type="radio"][value="' + (total - sum) + '"]');
+    if (!rest) return;
+    auto.dataset.filled = "1";
+    if (rest.checked) return;
+    rest.checked = true;
+    rest.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
-  // The hook: the server's preview says which bid the dealer may not make.
+  // The hook: the server's preview says which bid the dealer may not make;
+  // that chip is disabled until the preview says otherwise.
   document.addEventListener("htmx:afterSwap", function () {
-    document.querySelectorAll("select[data-forbidden-by-hook]").forEach(function (s) {
-      s.removeAttribute("data-forbidden-by-hook");
-      Array.prototype.forEach.call(s.options, function (o) { o.disabled = false; });
+    document.querySelectorAll("input[data-forbidden-by-hook]").forEach(function (input) {
+      input.removeAttribute("data-forbidden-by-hook");
+      input.disabled = false;
     });
     var info = document.getElementById("hook-info");
     if (!info) return;
-    var select = document.querySelector('select[name="' + info.dataset.input + '"]');
-    if (!select) return;
-    select.setAttribute("data-forbidden-by-hook", "1");
-    // A bid already chosen stays selectable (a disabled option would not be
+    var input = document.querySelector(
+      'input[name="' + info.dataset.input + '"][value="' + info.dataset.forbidden + '"]');
+    // A bid already chosen stays selectable (a disabled input would not be
     // sent, and the server would then say the bid is missing instead of
     // naming the hook); the preview shows the hook message for it.
-    Array.prototype.forEach.call(select.options, function (o) {
-      if (o.value === info.dataset.forbidden && !o.selected) o.disabled = true;
-    });
+    if (!input || input.checked) return;
+    input.setAttribute("data-forbidden-by-hook", "1");
+    input.disabled = true;
   });
 
   // Failed requests must never look like nothing happened.

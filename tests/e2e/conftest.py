@@ -167,6 +167,8 @@ class App:
         self.page = page
         self.url = live_server.url
         self.touch = touch
+        self.taps = 0  # every tap or click through tap(), press() and pick()
+        self.keys = 0  # keys typed through type_into()
 
     # ------------------------------------------------------------ people
 
@@ -252,65 +254,66 @@ class App:
     # ------------------------------------------------------ entering hands
 
     def tap(self, locator) -> None:
-        """A tap on the phone (touch events), a click on the tablet."""
+        """A tap on the phone (touch events), a click on the tablet; counted
+        in ``taps`` (test_taps.py counts a hand's taps with it)."""
+        self.taps += 1
         if self.touch:
             locator.tap()
         else:
             locator.click()
 
-    def step_to(self, input_name: str, value, *, max_taps: int = 2, verify: bool = True) -> None:
-        """Set the stepper <select id="in-<input_name>"> to ``value``: with its
-        − / + buttons when that takes at most ``max_taps`` taps, else by
-        picking from the list (what a phone shows when the select is tapped)."""
-        select = self.page.locator(f"#in-{input_name}")
-        if max_taps == 0:  # straight from the list
-            select.select_option(str(value))
-            if verify:
-                expect(select).to_have_value(str(value))
-            return
-        plan = select.evaluate(
-            """(s, v) => {
-                const opts = [...s.options];
-                const target = opts.findIndex(o => o.value === v);
-                if (target < 0) return null;
-                const dir = target > s.selectedIndex ? 1 : -1;
-                let taps = 0;
-                // The stepper skips disabled options (the dealer's forbidden bid).
-                for (let i = s.selectedIndex; i !== target; ) { i += dir; if (!opts[i].disabled) taps++; }
-                return {taps, dir};
-            }""",
-            str(value),
-        )
-        assert plan is not None, f"{value!r} is not a choice of #in-{input_name}"
-        if plan["taps"] <= max_taps:
-            button = self.page.locator(f'button[aria-controls="in-{input_name}"][data-step="{plan["dir"]}"]')
-            for _ in range(plan["taps"]):
-                self.tap(button)
-        else:
-            select.select_option(str(value))
+    def type_into(self, locator, text: str) -> None:
+        """Tap a text field (one tap) and type ``text`` on the keyboard (counted
+        in ``keys``, not in ``taps``)."""
+        self.tap(locator)
+        locator.press_sequentially(text)
+        self.keys += len(text)
+
+    def chip(self, input_name: str, value):
+        """The chip (a label holding a radio) for ``value`` of the number ``input_name``."""
+        group = self.page.locator(f"#in-{input_name}")
+        return group.locator("label.chip").filter(has=self.page.locator(f'input[value="{value}"]'))
+
+    def chosen(self, input_name: str):
+        """The checked radio of the chips ``input_name``: expect(...).to_have_value("7")."""
+        return self.page.locator(f"#in-{input_name} input:checked")
+
+    def step_to(self, input_name: str, value, *, max_taps: int = 1, verify: bool = True) -> None:
+        """Pick ``value`` for the number ``input_name``: one tap on its chip
+        (``max_taps`` is kept from the − / + steppers, which are gone)."""
+        chip = self.chip(input_name, value)
+        assert chip.count() == 1, f"{value!r} is not a choice of #in-{input_name}"
+        self.tap(chip)
         if verify:
-            expect(select).to_have_value(str(value))
+            expect(chip.locator("input")).to_be_checked()
 
     def set_tricks(self, wanted: dict[int, int]) -> None:
-        """Set the tricks steppers to ``wanted`` (seat -> tricks), leaving the
-        one the form fills in (data-auto, the last listed) to the form."""
+        """Set the tricks to ``wanted`` (seat -> tricks), leaving the one the
+        form fills in (data-auto, the last listed) to the form."""
         form = self.page.locator("form.entry-form")
-        auto = form.locator("select[data-auto]").get_attribute("id")
+        auto = form.locator("fieldset[data-auto]").get_attribute("id")
         for seat, value in wanted.items():
             if f"in-tricks_{seat}" != auto:
                 self.step_to(f"tricks_{seat}", value, verify=False)
         self.expect_values({f"tricks_{seat}": value for seat, value in wanted.items()})
 
     def expect_values(self, values: dict[str, object]) -> None:
-        """The inputs named (without "in-") hold these values: one round trip."""
+        """The inputs named (without "in-") hold these values (chips: the
+        checked one's, "" for none): one round trip."""
         actual = self.page.evaluate(
-            "names => Object.fromEntries(names.map(n => [n, document.getElementById('in-' + n).value]))", list(values)
+            """names => Object.fromEntries(names.map(n => {
+                const el = document.getElementById('in-' + n);
+                if (el.tagName !== 'FIELDSET') return [n, el.value];
+                const checked = el.querySelector('input:checked');
+                return [n, checked ? checked.value : ''];
+            }))""",
+            list(values),
         )
         assert actual == {k: str(v) for k, v in values.items()}
 
     def pick(self, legend: str, text: str) -> None:
-        """Tap the visible segmented button with this text under the legend."""
-        group = self.page.locator("fieldset.segmented:visible").filter(
+        """Tap the visible segmented button (or chip) with this text under the legend."""
+        group = self.page.locator("fieldset.segmented:visible, fieldset.chips:visible").filter(
             has=self.page.locator("legend", has_text=re.compile("^" + re.escape(legend)))
         )
         label = group.locator("label").filter(has_text=re.compile("^" + re.escape(text) + "$"))
@@ -530,7 +533,7 @@ def open_screens(app: App, group: str):
         page.goto(f"/matches/{match.pk}/")
         expect(page.locator("#entry .bids-in-play")).to_be_visible()
         for name, value in AFTER_PLAY[game]:
-            page.locator(f"#in-{name}").select_option(value)
+            app.step_to(name, value)
     else:
         app.pick("How did the deal end?", "Stock was closed")
         app.pick("Who claimed, closed or won the last trick?", "Bob")

@@ -14,10 +14,8 @@ from .conftest import GAMES, IN_PROGRESS
 pytestmark = pytest.mark.e2e
 
 
-# A name for a tab stop: a radio group is one stop; a stepper button is named
-# by the select it moves and its direction (the labels repeat per fieldset).
+# A name for a tab stop: a radio group (a row of chips) is one stop.
 STOP_OF = """el => el.type === 'radio' ? 'radio:' + el.name
-    : el.hasAttribute('aria-controls') ? el.getAttribute('aria-controls') + (el.dataset.step > 0 ? ' +' : ' -')
     : (el.id || el.name || el.textContent.trim().slice(0, 40))"""
 
 # What has focus, whether it shows a focus ring, and the tab stop it counts as

@@ -37,9 +37,9 @@ def test_spades_full_game(app):
     expect(page.locator("#entry .big-bids")).to_contain_text(re.compile(r"Bob\s*5\s*Ann\s*4"))
     # Tricks in bidding order; Ann's (the last) fills in as 13 minus Bob's.
     # Scorer's slip: Bob 5, so Ann 8 (it was really 6 and 7; corrected below).
-    expect(page.locator("#entry-form select[data-auto]")).to_have_attribute("id", "in-tricks_0")
+    expect(page.locator("#entry-form fieldset[data-auto]")).to_have_attribute("id", "in-tricks_0")
     app.step_to("tricks_1", 5)
-    expect(page.locator("#in-tricks_0")).to_have_value("8")
+    expect(app.chosen("tricks_0")).to_have_value("8")
     # Ann bid 4 took 8: 40 + 4 = 44, 4 bags. Bob bid 5 took 5: 50.
     app.expect_preview({"Ann": "+44", "Bob": "+50"})
     app.press("Save hand 1")
@@ -54,9 +54,9 @@ def test_spades_full_game(app):
     app.step_to("bids_1", 6)
     # The mistake: Ann's tricks set to 5, Bob's filled in as 8, then Bob's
     # overridden by hand down to 7: 12 tricks, not 13.
-    expect(page.locator("#entry-form select[data-auto]")).to_have_attribute("id", "in-tricks_1")
+    expect(page.locator("#entry-form fieldset[data-auto]")).to_have_attribute("id", "in-tricks_1")
     app.step_to("tricks_0", 5)
-    expect(page.locator("#in-tricks_1")).to_have_value("8")
+    expect(app.chosen("tricks_1")).to_have_value("8")
     app.step_to("tricks_1", 7)
     expect(page.locator("#preview .problem")).to_have_text("Tricks entered: 12 of 13.")
     app.press("Save hand 2")
@@ -64,8 +64,8 @@ def test_spades_full_game(app):
     assert app.hand_count(match_id) == 1
     app.expect_totals({"Ann": 44, "Bob": 50})
     # The entry is still there; correct Ann's tricks to 6.
-    expect(page.locator("#in-bids_0")).to_have_value("3")
-    expect(page.locator("#in-tricks_1")).to_have_value("7")
+    expect(app.chosen("bids_0")).to_have_value("3")
+    expect(app.chosen("tricks_1")).to_have_value("7")
     app.step_to("tricks_0", 6)
     # Ann 3/6: 30 + 3 = 33 (bags 4 + 3 = 7). Bob 6/7: 60 + 1 = 61 (bags 1).
     app.expect_preview({"Ann": "+33", "Bob": "+61"})
@@ -96,7 +96,7 @@ def test_spades_full_game(app):
     app.press("Save bids")
     app.expect_notice("Bids saved")
     app.step_to("tricks_1", 4)
-    expect(page.locator("#in-tricks_0")).to_have_value("9")
+    expect(app.chosen("tricks_0")).to_have_value("9")
     # Ann 4/9: 40 + 5 = 45, bags 6 + 5 = 11: -100 and 1 bag carried: -55.
     # Bob 4/4: 40, bags 2.
     app.expect_preview({"Ann": signed(-55), "Bob": "+40"})
@@ -105,15 +105,15 @@ def test_spades_full_game(app):
     app.expect_totals({"Ann": 21, "Bob": 152})
     expect(page.locator("#totals")).to_contain_text("bags 1")
 
-    # Hand 4 (k=3): Bob draws first, Ann bids first: Blind Nil (picked from
-    # the list), Bob 7.
+    # Hand 4 (k=3): Bob draws first, Ann bids first: Blind Nil (a chip of its
+    # own), Bob 7.
     expect(page.locator("#entry .next-hand")).to_contain_text("Bob draws first. Ann bids first and leads.")
-    page.locator("#in-bids_0").select_option(label="Blind Nil")
+    app.step_to("bids_0", "blind_nil")
     app.step_to("bids_1", 7)
     app.press("Save bids")
     expect(page.locator("#entry .big-bids")).to_contain_text(re.compile(r"Ann\s*Blind Nil\s*Bob\s*7"))
     app.step_to("tricks_0", 1)
-    expect(page.locator("#in-tricks_1")).to_have_value("12")
+    expect(app.chosen("tricks_1")).to_have_value("12")
     # Ann Blind Nil, took 1: -200. Bob 7/12: 70 + 5 = 75 (bags 7).
     # Totals -179 and 227: Bob reaches 200 alone and wins.
     app.expect_preview({"Ann": signed(-200), "Bob": "+75"})
@@ -169,7 +169,7 @@ def test_drawbridge_full_game(app):
     # The rest of the entry is kept.
     expect(page.locator('input[name="declarer"][value="1"]')).to_be_checked()
     expect(page.locator('input[name="double"][value="double"]')).to_be_checked()
-    expect(page.locator("#in-tricks")).to_have_value("8")
+    expect(app.chosen("tricks")).to_have_value("8")
     app.pick("Trumps", "no trump")
     # 3NT doubled, 8 tricks: one down, 1 x 50 x 2 = 100 to Ann.
     app.expect_preview({"Ann": "+100", "Bob": "0"})
@@ -196,12 +196,9 @@ def test_drawbridge_full_game(app):
     app.expect_totals({"Ann": 160, "Bob": 0})
     assert app.hand_count(match_id) == 2
     expect(next_hand).to_contain_text("Ann deals and bids first.")
-    app.tap(page.locator("label.passed-out"))
-    app.press("Save the contract")
-    expect(page.locator("#entry .big-contract")).to_have_text("Passed out")
-    app.expect_preview({"Ann": "0", "Bob": "0"})
-    app.press("Save hand 3")
+    app.press("Passed out: save hand 3")  # one tap
     app.expect_notice("Hand 3 saved.")
+    expect(app.history_row(3)).to_contain_text("Passed out")
     app.expect_totals({"Ann": 160, "Bob": 0})
 
     # Correct hand 1: Ann took 9 tricks. 3 over six x 30 = 90: totals 190, 0.
@@ -333,9 +330,9 @@ def enter_tricks(app, tricks: dict[str, int]) -> None:
     names = list(tricks)
     for name in names[:-1]:
         app.step_to(f"tricks_{NAMES7.index(name)}", tricks[name], verify=False, max_taps=0)
-    last = f"in-tricks_{NAMES7.index(names[-1])}"
-    expect(app.page.locator("#entry-form select[data-auto]")).to_have_attribute("id", last)
-    expect(app.page.locator("#" + last)).to_have_value(str(tricks[names[-1]]))
+    last = f"tricks_{NAMES7.index(names[-1])}"
+    expect(app.page.locator("#entry-form fieldset[data-auto]")).to_have_attribute("id", "in-" + last)
+    expect(app.chosen(last)).to_have_value(str(tricks[names[-1]]))
     app.expect_values({f"tricks_{NAMES7.index(name)}": t for name, t in tricks.items()})
 
 
@@ -398,14 +395,13 @@ def test_ohhell_full_game(app):
     app.expect_totals({"Ann": 31, "Bob": 10, "Cat": 20, "Dan": 31, "Eve": 30, "Fay": 20, "Gus": 20})
 
     # Hand 4 (4 cards, Dan deals), all at once. Eve, Fay, Gus, Ann bid 1, Bob
-    # and Cat 0: Dan may not bid 0, so the stepper skips it; he bids 1.
+    # and Cat 0: Dan may not bid 0, so that chip is disabled; he bids 1.
     expect(next_hand).to_contain_text("Dan deals. Eve bids first and leads.")
     app.open_all_at_once()
     enter_bids(app, {"Eve": 1, "Fay": 1, "Gus": 1, "Ann": 1, "Bob": 0, "Cat": 0})
     expect(page.locator("#preview .hook")).to_have_text("Dan deals and may not bid 0 (the hook).")
-    expect(page.locator('#in-bids_3 option[value="0"]')).to_be_disabled()
-    app.tap(page.locator('button[aria-controls="in-bids_3"][data-step="1"]'))
-    expect(page.locator("#in-bids_3")).to_have_value("1")
+    expect(page.locator('#in-bids_3 input[value="0"]')).to_be_disabled()
+    app.step_to("bids_3", 1)
     enter_tricks(app, {"Eve": 1, "Fay": 1, "Gus": 1, "Ann": 1, "Bob": 0, "Cat": 0, "Dan": 0})
     # Eve, Fay, Gus, Ann 1/1: 11; Bob, Cat 0/0: 10; Dan 1/0: 0.
     app.press("Save hand 4")

@@ -23,8 +23,8 @@ def open_spades_sheet(app) -> int:
 def fill_spades_hand(app, bids: tuple[int, int], tricks: tuple[int, int]) -> None:
     app.open_all_at_once()
     for seat in (0, 1):
-        app.page.locator(f"#in-bids_{seat}").select_option(str(bids[seat]))
-        app.page.locator(f"#in-tricks_{seat}").select_option(str(tricks[seat]))
+        app.step_to(f"bids_{seat}", bids[seat])
+        app.step_to(f"tricks_{seat}", tricks[seat])
     app.expect_values({"bids_0": bids[0], "bids_1": bids[1], "tricks_0": tricks[0], "tricks_1": tricks[1]})
 
 

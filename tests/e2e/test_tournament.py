@@ -43,8 +43,8 @@ def fill_hand_1(dev: App, bids: list[int], tricks: list[int]) -> None:
     for seat, taken in enumerate(tricks):
         if seat != 0:
             dev.step_to(f"tricks_{seat}", taken, verify=False, max_taps=0)
-    expect(dev.page.locator("#entry-form select[data-auto]")).to_have_attribute("id", "in-tricks_0")
-    expect(dev.page.locator("#in-tricks_0")).to_have_value(str(tricks[0]))
+    expect(dev.page.locator("#entry-form fieldset[data-auto]")).to_have_attribute("id", "in-tricks_0")
+    expect(dev.chosen("tricks_0")).to_have_value(str(tricks[0]))
     dev.expect_values(
         {
             **{f"bids_{seat}": bid for seat, bid in enumerate(bids)},

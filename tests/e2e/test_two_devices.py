@@ -97,7 +97,7 @@ def test_changed_banner_only_after_another_device_saves(app, new_context, live_s
     assert same == [True] * 5, f"replaced (changed, entry, entry-form, totals, history): {same}"
     expect(page.locator("#changed")).to_be_empty()
     expect(page.locator("#connection")).to_be_hidden()
-    expect(page.locator("#in-bids_1")).to_have_value("3")
+    expect(app.chosen("bids_1")).to_have_value("3")
     app.expect_totals({"Ann": 0, "Bob": 0})
 
     # ---- Bob's phone saves bids: the banner shows within one poll
@@ -107,7 +107,7 @@ def test_changed_banner_only_after_another_device_saves(app, new_context, live_s
     expect(banner).to_contain_text("Another device changed this match.", timeout=(POLL_SECONDS + 2) * 1000)
     assert 200 in polls
     # The banner leaves the entry alone: what the organiser typed is still there.
-    expect(page.locator("#in-bids_1")).to_have_value("3")
+    expect(app.chosen("bids_1")).to_have_value("3")
     expect(page.locator("#entry .big-bids")).to_have_count(0)
     page.evaluate("window.scrollTo(0, 0)")
     shot("sheet-changed-banner")
@@ -176,9 +176,9 @@ def test_stale_bids_are_refused_and_the_hand_is_saved_with_the_bids_in_force(app
     assert audit_actions(match_id).count("bids saved") == 1
 
     # The organiser enters the tricks on the bids in force: Bob 6, Ann's fill in as 7.
-    expect(page.locator("#entry-form select[data-auto]")).to_have_attribute("id", "in-tricks_0")
+    expect(page.locator("#entry-form fieldset[data-auto]")).to_have_attribute("id", "in-tricks_0")
     app.step_to("tricks_1", 6, max_taps=0)
-    expect(page.locator("#in-tricks_0")).to_have_value("7")
+    expect(app.chosen("tricks_0")).to_have_value("7")
     # Ann 4/7: 40 + 3 = 43 (3 bags). Bob 5/6: 50 + 1 = 51 (1 bag).
     app.expect_preview({"Ann": "+43", "Bob": "+51"})
     app.press("Save hand 1")
@@ -213,7 +213,7 @@ def test_stale_whole_hand_is_refused_and_keeps_the_tricks(app, new_context, live
     app.step_to("bids_1", 3, max_taps=0)
     app.step_to("bids_0", 2, max_taps=0)
     app.step_to("tricks_1", 6, max_taps=0)
-    expect(page.locator("#in-tricks_0")).to_have_value("7")
+    expect(app.chosen("tricks_0")).to_have_value("7")
     # ... while Bob's phone saves bids Ann 4, Bob 5.
     save_bids(bob, ann=4, bob=5)
     bob.expect_notice("Bids saved")

@@ -53,7 +53,7 @@ def test_a_fifth_game_is_played_through_the_pages(web, high_card):
     match = Match.objects.get()
     assert response.url == match.get_absolute_url()
 
-    # The sheet shows the game's own panel and steppers from its template.
+    # The sheet shows the game's own panel and chips from its template.
     page = text_of(web.get(match.get_absolute_url()))
     assert "Turn 1" in page and "<b>Ann</b> shuffles" in page
     assert 'name="cards_0"' in page

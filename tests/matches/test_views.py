@@ -373,25 +373,68 @@ def test_pending_spades_bids_are_shown_on_the_sheet(web, owned):
     assert bids == [("Bob", "Blind Nil"), ("Ann", "Nil")]
 
 
-def test_a_missing_value_is_marked_on_its_stepper_and_the_rest_is_kept(web, owned):
+def test_a_missing_value_is_marked_on_its_chips_and_the_rest_is_kept(web, owned):
     match = owned("spades", names=["Ann <b>", "Bob"])
     form = {**basis(match), "bids_0": "4", "bids_1": "5", "tricks_0": "7", "tricks_1": ""}
     page = web.post(url("record_hand", match), form, **HX).content.decode()  # raw: entities as sent
-    # The missing one: flagged for screen readers and tied to its message.
-    select = re.search(r'<select id="in-tricks_1" name="tricks_1"[^>]*>', page).group(0)
-    assert 'aria-invalid="true"' in select and 'aria-describedby="err-tricks_1"' in select
+    # The missing one: its radio group flagged for screen readers and tied to its message.
+    group = re.search(r'<fieldset id="in-tricks_1" class="chips has-error"[^>]*>', page).group(0)
+    assert 'role="radiogroup"' in group
+    assert 'aria-invalid="true"' in group and 'aria-describedby="err-tricks_1"' in group
     assert re.search(r'<p id="err-tricks_1" class="field-error">[^<]+</p>', page)
-    # The others keep what was chosen, and say nothing.
-    assert re.search(
-        r'<select id="in-tricks_0" name="tricks_0"[^>]*>\s*<option value="">\?</option>'
-        r'(<option value="\d+">\d+</option>)*<option value="7" selected>7</option>',
-        page,
-    )
-    assert "aria-invalid" not in re.search(r'<select id="in-bids_0"[^>]*>', page).group(0)
-    # A name is text, never markup, in its stepper's label and buttons.
-    assert '<label for="in-bids_0">Ann &lt;b&gt;</label>' in page
-    assert 'aria-label="Ann &lt;b&gt;: +1"' in page
+    # The others keep what was chosen (one chip checked), and say nothing.
+    tricks_0 = re.search(r'<fieldset id="in-tricks_0".*?</fieldset>', page, re.S).group(0)
+    assert re.findall(r'<input type="radio" name="tricks_0" value="(\d+)"( checked)?>', tricks_0) == [
+        (str(n), " checked" if n == 7 else "") for n in range(14)
+    ]
+    assert "aria-invalid" not in re.search(r'<fieldset id="in-bids_0"[^>]*>', page).group(0)
+    # A name is text, never markup, in its group's legend.
+    assert re.search(r'<fieldset id="in-bids_0"[^>]*>\s*<legend>Ann &lt;b&gt;</legend>', page)
+    assert "<b>" not in re.search(r'<fieldset id="in-bids_0".*?</fieldset>', page, re.S).group(0)
     assert Hand.objects.filter(match=match).count() == 0
+
+
+def test_spades_bids_are_one_chip_each_with_nil_and_blind_nil_of_their_own(web, owned):
+    match = owned("spades")
+    page = web.get(url("match", match)).content.decode()
+    bids = re.search(r'<fieldset id="in-bids_0".*?</fieldset>', page, re.S).group(0)
+    chips = re.findall(
+        r'<label class="([^"]+)"><input type="radio" name="bids_0" value="([^"]+)"><span>([^<]+)</span>', bids
+    )
+    assert [(value, text) for _classes, value, text in chips] == [
+        ("0", "Nil"),
+        *((str(n), str(n)) for n in range(1, 14)),
+        ("blind_nil", "Blind Nil"),
+    ]
+    assert chips[-1][0] == "chip chip-wide"  # two cells wide
+    # The tricks: 0 to 13; the last player in bidding order (Ann in hand 1) is filled in.
+    assert re.search(r'<fieldset id="in-tricks_0" class="chips" role="radiogroup" data-auto>', page)
+    assert re.search(r'<fieldset class="chip-groups" data-sum-to="13">', page)
+
+
+def test_draw_bridge_marks_the_tricks_the_contract_needs(web, owned):
+    match = owned("drawbridge")
+    bid(match, {"declarer": 1, "level": 4, "strain": "S"})
+    page = web.get(url("match", match)).content.decode()
+    tricks = re.search(r'<fieldset id="in-tricks".*?</fieldset>', page, re.S).group(0)
+    assert "Bob&#x27;s tricks in the contract half (needs 10)" in tricks
+    assert re.findall(r'<input type="radio" name="tricks" value="(\d+)">', tricks) == [str(n) for n in range(14)]
+    marked = re.findall(r'<label class="chip chip-mark"><input type="radio" name="tricks" value="(\d+)">', tricks)
+    assert marked == ["10"]
+    assert '10<span class="visually-hidden"> (needed)</span>' in tricks
+
+
+def test_a_passed_out_draw_bridge_hand_is_saved_by_one_button(web, owned):
+    match = owned("drawbridge")
+    page = web.get(url("match", match)).content.decode()
+    button = re.search(r'<button type="submit"[^>]*name="passed_out"[^>]*>', page).group(0)
+    assert 'value="yes"' in button and f'formaction="{url("record_hand", match)}"' in button
+    # What the button posts without JavaScript: the form and its own value.
+    form = form_values(page, "entry-form")
+    response = web.post(url("record_hand", match), {**form, "passed_out": "yes"})
+    assert response.status_code == 302
+    assert entries(match) == [{"passed_out": True}]
+    assert Match.objects.get(pk=match.pk).pending_bidding is None
 
 
 def test_sixty_six_has_no_bids_to_save(web, owned):
