@@ -75,6 +75,10 @@ def _draw(tournament: Tournament) -> str:
         "view": view,
         "rows": standings_rows(result),
         "tables": live_tables(view) if view else "",
+        # Over: "Final standings" and who won (the players ranked first).
+        "winners": [r.name for r in result.rows if r.rank == 1 and not r.dropped]
+        if tournament.status == Tournament.Status.FINISHED
+        else [],
     }
     return render_to_string("tournaments/standings_table.html", context)
 
