@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<id:match_id>/hands/", sheet.record_hand, name="record_hand"),
     path("matches/<id:match_id>/preview/", sheet.preview, name="preview"),
     path("matches/<id:match_id>/hands/<id:number>/edit/", corrections.edit_hand, name="edit_hand"),
+    path("matches/<id:match_id>/hands/<id:number>/preview/", corrections.edit_preview, name="edit_preview"),
     path("matches/<id:match_id>/undo/", corrections.undo_hand, name="undo_hand"),
     path("matches/<id:match_id>/history/", corrections.history, name="history"),
     path("matches/<id:match_id>/hands/<id:number>/check/", confirm.check_hand, name="check_hand"),

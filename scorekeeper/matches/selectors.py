@@ -14,6 +14,7 @@ from ..models import AuditEvent, Hand, Match, Table
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
+from .wording import action_words, change_words
 
 BIDDING_ACTIONS = ("bids saved", "bids cleared")
 
@@ -270,6 +271,28 @@ def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:
     }
 
 
-def match_history(match: Match) -> list[AuditEvent]:
-    """Every change of a match, newest first."""
-    return list(match.audit_events.select_related("user").order_by("-at", "-id"))
+@dataclass(frozen=True)
+class Change:
+    """One change of a match as the history of changes shows it: the audit
+    event, and what it held before and after in words."""
+
+    event: AuditEvent
+    action: str  # "deal recorded" where the game says deal
+    before: str
+    after: str
+
+
+def match_history(match: Match) -> list[Change]:
+    """Every change of a match, newest first, worded from the game's spec
+    ("Ann bid 4, took 6 · Bob bid 5, took 7")."""
+    spec, names = get_game(match.game).spec, match.player_names
+    events = match.audit_events.select_related("user").order_by("-at", "-id")
+    return [
+        Change(
+            event,
+            action_words(spec, event.action),
+            change_words(spec, names, event.before),
+            change_words(spec, names, event.after),
+        )
+        for event in events
+    ]

@@ -17,6 +17,7 @@ round or tournament over) its scoring links write nothing more
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import NamedTuple
@@ -65,9 +66,9 @@ def start_match(
     if game not in GAMES:
         raise ServiceError(_("Choose one of the games."))
     names = [clean_player_name(n) for n in player_names]
-    keys = [name_key(n) for n in names]
-    if len(set(keys)) != len(keys):
-        raise ServiceError(_("Each seat needs a different player."))
+    same = same_player_message(list(enumerate(names, start=1)))
+    if same:
+        raise ServiceError(same)
     options = options or {}
     # The engine checks the player count and every option, in plain words.
     _score({"game": game, "players": names, "options": options, "hands": []})
@@ -88,6 +89,28 @@ def start_match(
             started["confirm_hands"] = True
         record(actor, "match started", match=match, after=started)
     return match
+
+
+def same_player_message(seats: list[tuple[int, str]]) -> str:
+    """ "Seats 1 and 3 have the same player (Ann; ...)" for every player
+    given more than one seat, or "" when each seat has its own player.
+    ``seats``: (seat number as the form shows it, name)."""
+    by_key: dict[str, list[tuple[int, str]]] = {}
+    for number, name in seats:
+        by_key.setdefault(name_key(name), []).append((number, name))
+    sentences = []
+    for taken in by_key.values():
+        if len(taken) < 2:
+            continue
+        numbers = [str(number) for number, _name in taken]
+        sentences.append(
+            _(
+                "Seats %(seats)s and %(last)s have the same player (%(name)s; names are compared ignoring capitals"
+                " and extra spaces)."
+            )
+            % {"seats": ", ".join(numbers[:-1]), "last": numbers[-1], "name": taken[0][1]}
+        )
+    return " ".join(sentences)
 
 
 @transaction.atomic
@@ -226,10 +249,41 @@ def restore_hand(*, match_id: int, event_id: int, which: str, version: int, acto
     entry = event.before if which == "before" else event.after
     if event.action not in RESTORABLE or event.hand_number is None or not isinstance(entry, dict):
         raise ServiceError(_("That change has no hand to restore."))
+    played = Match.objects.filter(pk=match_id).values_list("hands_played", flat=True).first() or 0
+    if event.action == "hand undone" and event.hand_number > played:  # not on the sheet now: put it back
+        put_back_hand(match_id=match_id, number=event.hand_number, entry=entry, version=version, actor=actor)
+        return event.hand_number
     edit_hand(
         match_id=match_id, number=event.hand_number, entry=entry, version=version, actor=actor, action="hand restored"
     )
     return event.hand_number
+
+
+@transaction.atomic
+def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, actor: Actor = SYSTEM) -> Match:
+    """Put an undone hand back as the last one. Refused if the match changed
+    since the page was drawn (``version``), if other hands were added or
+    undone since (it must be the next hand again) or if the rules no longer
+    accept it. Bids saved for the next hand meanwhile are dropped: they were
+    made for the hand now put back."""
+    match, entries, _keys = _lock(match_id)
+    _require_not_abandoned(match)
+    _require_version(match, version)
+    if number != len(entries) + 1:
+        noun = get_game(match.game).spec.hand_noun
+        raise ServiceError(
+            _("Only the next %(h)s, %(h)s %(n)d, can be put back.") % {"h": noun, "n": len(entries) + 1},
+            code="conflict",
+        )
+    _require_open(match)
+    result = _score(match.engine_input([*entries, entry]))
+    key = f"restored-{uuid.uuid4().hex}"
+    Hand.objects.create(match=match, number=number, entry=entry, client_key=key)
+    match.pending_bidding = None
+    _apply_result(match, result)
+    _save(match, RESULT_FIELDS)
+    record(actor, "hand restored", match=match, hand_number=number, after=entry)
+    return match
 
 
 @transaction.atomic
@@ -411,12 +465,13 @@ def _require_not_abandoned(match: Match) -> None:
 
 def _require_next_hand(match: Match, number: int) -> None:
     if number != match.hands_played + 1:
+        noun = get_game(match.game).spec.hand_noun
         raise ServiceError(
-            _("Hand %(n)d was already saved from another device. Check the sheet below before entering more.")
-            % {"n": number}
+            _("%(H)s %(n)d was already saved from another device. Check the sheet below before entering more.")
+            % {"H": noun.capitalize(), "n": number}
             if number <= match.hands_played
-            else _("This page is ahead of the match: hand %(n)d is next. Check the sheet below.")
-            % {"n": match.hands_played + 1},
+            else _("This page is ahead of the match: %(h)s %(n)d is next. Check the sheet below.")
+            % {"h": noun, "n": match.hands_played + 1},
             code="conflict",
         )
 

@@ -144,6 +144,10 @@ class Field:
     when: tuple[str, tuple[Any, ...]] | None = None
     # For an optional bool, False is sent as "leave the key out".
     omit_if_false: bool = False
+    # A per-player value in words after the player's name, "{}" for the
+    # value: "bid {}" gives "Ann bid 4" (the history of changes). Empty:
+    # the label and the value ("Ann Tricks 6").
+    says: str = ""
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,8 @@ class GameSpec:
     detail_keys: tuple[str, ...]
     has_bidding: bool  # False: the whole hand is entered after play
     hand_noun: str = "hand"  # what the table calls one (Sixty-Six: a deal)
+    hands_noun: str = "hands"  # and more than one (Sixty-Six: deals)
+    first_turn: str = "deals first"  # what seat 1 does to start hand 1 (Spades: draws first)
     bidding_noun: str = "bids"  # what is known before play (Draw Bridge: the contract)
 
     def option(self, name: str) -> Option:

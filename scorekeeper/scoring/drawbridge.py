@@ -114,6 +114,7 @@ SPEC = GameSpec(
             minimum=0,
             maximum=TRICKS,
             when=CONTRACT_ONLY,
+            says="{} tricks",
         ),
     ),
     detail_keys=("made",),

@@ -94,6 +94,7 @@ SPEC = GameSpec(
             phase="bidding",
             minimum=0,
             maximum=None,
+            says="bid {}",
         ),
         Field(
             "tricks",
@@ -103,6 +104,7 @@ SPEC = GameSpec(
             per_player=True,
             minimum=0,
             maximum=None,
+            says="took {}",
         ),
     ),
     detail_keys=("cards", "trumps", "made"),

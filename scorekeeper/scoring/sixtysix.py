@@ -58,6 +58,7 @@ SPEC = GameSpec(
             "player",
             "Player",
             "Who claimed 66; who closed the stock; or, with all cards played, who won the last trick.",
+            says="by {}",
         ),
         Field(
             "points",
@@ -68,6 +69,7 @@ SPEC = GameSpec(
             per_player=True,
             minimum=0,
             maximum=MAX_POINTS,
+            says="{} card points",
         ),
         Field(
             "opponent_took_trick",
@@ -96,6 +98,7 @@ SPEC = GameSpec(
     detail_keys=("winner",),
     has_bidding=False,
     hand_noun="deal",
+    hands_noun="deals",
 )
 
 PLAYER_ROLE = {OUT: "who claimed 66", CLOSED: "who closed the stock", PLAYED_OUT: "who won the last trick"}

@@ -50,13 +50,22 @@ SPEC = GameSpec(
             minimum=0,
             maximum=TRICKS,
             choices=((0, "Nil"), (BLIND_NIL, "Blind Nil")),
+            says="bid {}",
         ),
         Field(
-            "tricks", "int", "Tricks", "Tricks taken; the two add up to 13.", per_player=True, minimum=0, maximum=TRICKS
+            "tricks",
+            "int",
+            "Tricks",
+            "Tricks taken; the two add up to 13.",
+            per_player=True,
+            minimum=0,
+            maximum=TRICKS,
+            says="took {}",
         ),
     ),
     detail_keys=("bags", "bag_penalty"),
     has_bidding=True,
+    first_turn="draws first",
 )
 
 

@@ -7,6 +7,8 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from ..scoring import get_game
+
 register = template.Library()
 
 
@@ -53,6 +55,19 @@ def signed(number):
 def field_value_label(spec, name, value):
     """A hand value as its field labels it ("Nil" for a Spades 0, 0 in Oh Hell)."""
     return dict(hand_field(spec, name).choices).get(value, value)
+
+
+@register.filter
+def hands_of(count, spec):
+    """{{ n|hands_of:sheet.spec }}: "1 hand", "4 hands"; "4 deals" where the
+    game's description calls a hand a deal."""
+    try:
+        count = int(count)
+    except (TypeError, ValueError):
+        return count
+    if isinstance(spec, str):  # a game's id: {{ n|hands_of:match.game }}
+        spec = get_game(spec).spec
+    return f"{count} {spec.hand_noun if count == 1 else spec.hands_noun}"
 
 
 @register.filter

@@ -10,6 +10,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -35,6 +36,7 @@ from .formats import (
     formats_for,
 )
 from .selectors import load_tournament, rating_seeds, two_player_inputs
+from .standings_cache import look_again
 
 # A table still to wait for: being played, or over with hands the other
 # side has not confirmed (and no organiser accepted it as it is).
@@ -54,7 +56,12 @@ MAX_NAMES_AT_ONCE = 1000
 
 
 def _audit(tournament: Tournament, actor: Actor, action: str, *, before: Any = None, after: Any = None) -> None:
+    """Every tournament event moves the standings' generation: once it is
+    committed, the next poll looks at once instead of answering from the
+    cache for up to STANDINGS_REFRESH_SECONDS (a round published or over
+    showed the round before for a few seconds)."""
     record(actor, action, tournament=tournament, before=before, after=after)
+    transaction.on_commit(partial(look_again, tournament.pk))
 
 
 def _lock(tournament_id: int) -> Tournament:

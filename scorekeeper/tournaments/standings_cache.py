@@ -58,6 +58,13 @@ def current_generation(tournament: Tournament, draw: Callable[[], str]) -> str:
     return generation
 
 
+def look_again(tournament_id: int) -> None:
+    """Forget when the database was last looked at: the next request looks
+    (and draws the standings if their generation moved). Called once a
+    tournament event (a round published or over, a drop...) is committed."""
+    cache.delete(f"tournament-{tournament_id}-standings")
+
+
 def drawn_standings(tournament: Tournament, generation: str, draw: Callable[[], str]) -> str:
     """The standings' HTML of that generation (drawn again if the cache lost it)."""
     key = f"tournament-{tournament.pk}-standings-{generation}"

@@ -84,6 +84,18 @@
     if (event.target.closest("[data-print]")) window.print();
   });
 
+  // A table wider than its box says so in words (the history of 5 to 7
+  // players): data-scroll-hint names the box.
+  var scrollHints = function () {
+    document.querySelectorAll("[data-scroll-hint]").forEach(function (hint) {
+      var box = document.getElementById(hint.dataset.scrollHint);
+      hint.hidden = !box || box.scrollWidth <= box.clientWidth + 1;
+    });
+  };
+  document.addEventListener("DOMContentLoaded", scrollHints);
+  document.addEventListener("htmx:afterSettle", scrollHints);
+  window.addEventListener("resize", scrollHints);
+
   // Keep the screen awake while a score sheet is open.
   var lock = null;
   var wantLock = function () { return document.querySelector("[data-wake-lock]"); };

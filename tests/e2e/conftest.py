@@ -360,7 +360,7 @@ class App:
         banner = self.page.locator("#entry .winner-banner")
         words = r"\s+".join(re.escape(w) for w in heading.split())
         expect(banner.get_by_role("heading", level=2)).to_have_text(re.compile(rf"^\s*{words}\s*$"))
-        expect(banner).to_contain_text(f"after {hands} hands")
+        expect(banner).to_contain_text(re.compile(rf"after {hands} (hands|deals)"))  # Sixty-Six: deals
         expect(self.page.locator("#entry-form")).to_have_count(0)
 
 
@@ -544,7 +544,7 @@ def open_screens(app: App, group: str):
     expect(page.locator("#preview .preview-list")).to_be_visible()
     yield f"sheet-{game}-in-play", True
     page.goto(f"/matches/{match.pk}/hands/1/edit/")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Edit hand 1")
+    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Edit (hand|deal) 1"))
     yield f"edit-{game}", True
     names, options, hands, heading = FINISHED[game]
     finished = app.make_match(game, names, options, hands, owner=user)

@@ -32,7 +32,7 @@ def test_menu_offers_undo_after_a_hand_saved_in_place(app):
     app.expect_totals({"Ann": 1, "Bob": 0})
     app.tap(page.locator("details.menu > summary"))
     expect(page.locator("details.menu")).to_have_attribute("open", "")
-    expect(page.get_by_role("link", name="Undo the last hand")).to_be_visible(timeout=2_000)
+    expect(page.get_by_role("link", name="Undo the last deal")).to_be_visible(timeout=2_000)
 
 
 @PHONE

@@ -58,7 +58,7 @@ def test_spades_full_game(app):
     app.step_to("tricks_0", 5)
     expect(app.chosen("tricks_1")).to_have_value("8")
     app.step_to("tricks_1", 7)
-    expect(page.locator("#preview .problem")).to_have_text("Tricks entered: 12 of 13.")
+    expect(page.locator("#entry #tricks-entered")).to_have_text("Tricks entered: 12 of 13.")  # by the tricks
     app.press("Save hand 2")
     expect(page.locator("#entry .banner-error")).to_have_text("Hand 2: tricks add up to 12, but 13 tricks are played")
     assert app.hand_count(match_id) == 1
@@ -285,12 +285,12 @@ def test_sixtysix_full_game(app):
     app.expect_totals({"Ann": 2, "Bob": 2})
 
     # Correct deal 1: Bob had 38 (33 or more), so Ann won only 1.
-    app.tap(app.history_row(1).get_by_role("link", name="Edit hand 1"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 1 of this Sixty-Six match")
+    app.tap(app.history_row(1).get_by_role("link", name="Edit deal 1"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Edit deal 1 of this Sixty-Six match")
     expect(page.locator("#in-points_1")).to_have_value("20")
     page.locator("#in-points_1").fill("38")
-    app.press("Save hand 1")
-    expect(page.locator(".messages")).to_contain_text("Hand 1 changed")
+    app.press("Save deal 1")
+    expect(page.locator(".messages")).to_contain_text("Deal 1 changed")
     app.expect_totals({"Ann": 1, "Bob": 2})
 
     # Deal 3 (k=2): Ann deals. All cards played, Bob won the last trick,

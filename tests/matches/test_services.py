@@ -154,7 +154,8 @@ def test_expected_number_mismatch_is_a_conflict(make_match, game):
     before = snapshot(match)
     # Another device already saved hand 1; this form still shows hand 1.
     error = refused(lambda: record(match, SECOND[game][0], number=1), code="conflict")
-    assert "Hand 1 was already saved" in error.message
+    noun = "Deal" if game == "sixtysix" else "Hand"  # as the game's description says
+    assert f"{noun} 1 was already saved" in error.message
     assert snapshot(match) == before
     if game in BIDDING:
         refused(
@@ -264,7 +265,7 @@ def test_a_page_ahead_of_the_match_is_refused(make_match, game):
     match = make_match(game)
     before = snapshot(match)
     error = refused(lambda: record(match, FIRST[game][0], number=3), code="conflict")
-    assert "hand 1 is next" in error.message
+    assert f"{'deal' if game == 'sixtysix' else 'hand'} 1 is next" in error.message
     assert snapshot(match) == before
 
 

@@ -109,7 +109,10 @@ def test_new_match_with_one_player_is_refused(web):
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"game": "spades", "seat_0": "Ann", "seat_1": "ann"}, "different player"),
+        (
+            {"game": "spades", "seat_0": "Ann", "seat_1": "ann"},
+            "Seats 1 and 2 have the same player (Ann; names are compared ignoring capitals",
+        ),
         ({"game": "spades", "seat_0": "Ann", "seat_1": "Bob", "opt_target": "lots"}, "whole number"),
         ({"game": "spades", "seat_0": "Ann", "seat_1": "Bob", "opt_target": "0"}, "target"),
         ({"game": "spades", "seat_0": "Ann", "seat_1": "x" * 10_000}, "at most 40"),

@@ -8,19 +8,20 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from ...access.confirming import remember_entry
 from ...access.decorators import organiser_required, refuse, scorer_required
 from ...audit import Actor
 from ...errors import ServiceError
 from ...models import Match
-from ...scoring import entry_hints
+from ...scoring import InvalidHand, entry_hints, preview_hand
 from .. import services
 from ..confirmation import CHECK_ACTIONS, by_organiser, locked_message
-from ..forms import BadBasis, parse_hand, plain_int, read_basis
+from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
 from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to
-from ..selectors import ScoreSheet, match_history, score_sheet
+from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
+from .sheet import tricks_count
 
 
 @require_http_methods(["GET", "POST"])
@@ -52,7 +53,11 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
             return refuse(request, error.message)
         status = CONFLICT if error.code == "closed" else UNPROCESSABLE
         return _edit_page(request, sheet, number, request.POST, error=error.message, status=status)
-    messages.success(request, _("Hand %(n)d changed; the scores after it were worked out again.") % {"n": number})
+    messages.success(
+        request,
+        _("%(h)s %(n)d changed; the scores after it were worked out again.")
+        % {"h": sheet.spec.hand_noun.capitalize(), "n": number},
+    )
     response = go_to(request, match.get_absolute_url())
     if sheet.match.confirm_hands:  # this phone shows the corrected hand's card, to pass across
         remember_entry(request, response, sheet.entry_keys.get(number))
@@ -61,18 +66,46 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
 
 def _edit_page(request, sheet: ScoreSheet, number: int, values, *, errors=None, error=None, status=200):
     row = sheet.rows[number - 1]
-    earlier = {**sheet.engine_input, "hands": sheet.engine_input["hands"][: number - 1]}
     context = {
         "sheet": sheet,
         "row": row,
         "values": values,
         "errors": errors or {},
         "error": error,
-        # The edit form lists players in seat order, like the sheet's columns.
-        "hints": {**entry_hints(earlier, row.entry), "bidding_order": list(range(len(sheet.names)))},
+        # The players in that hand's bidding order, as the bids were made.
+        "hints": entry_hints(_before(sheet, number), row.entry),
         **choices(sheet),
     }
     return render(request, "matches/edit_hand.html", context, status=status)
+
+
+def _before(sheet: ScoreSheet, number: int) -> dict:
+    """The engine's input with the hands before hand ``number`` only."""
+    return {**sheet.engine_input, "hands": sheet.engine_input["hands"][: number - 1]}
+
+
+@require_POST
+@scorer_required
+def edit_preview(request: HttpRequest, match: Match, number: int, actor: Actor) -> HttpResponse:
+    """What the hand being edited would score, and why (htmx fragment), as
+    the entry form's preview does for the next hand."""
+    sheet = score_sheet(match.pk)
+    if not 1 <= number <= len(sheet.rows):
+        raise Http404("No such hand")
+    earlier = _before(sheet, number)
+    whole = parse_hand(sheet.spec, request.POST, sheet.names)
+    bidding = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
+    hints = entry_hints(earlier, {**bidding.values, **partial_bids(sheet.spec, request.POST, sheet.names)})
+    context = {"sheet": sheet, "hints": hints, **tricks_count(sheet.spec, whole.values, hints)}
+    if hints.get("bid_total") is not None and hints.get("cards"):
+        context["bid_balance"] = hints["bid_total"] - hints["cards"]
+        context["bid_under"] = hints["cards"] - hints["bid_total"]
+    if whole.ok:
+        try:
+            context["preview"] = preview_hand(earlier, whole.values)
+        except InvalidHand as error:
+            context["problem"] = str(error)
+    return render(request, "matches/preview.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -97,7 +130,9 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
             return refuse(request, error.message)
         messages.error(request, error.message)
     else:
-        messages.success(request, _("Hand %(n)d removed.") % {"n": len(sheet.rows)})
+        messages.success(
+            request, _("%(h)s %(n)d removed.") % {"h": sheet.spec.hand_noun.capitalize(), "n": len(sheet.rows)}
+        )
     return go_to(request, match.get_absolute_url())
 
 
@@ -124,7 +159,8 @@ def history(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
                 raise Http404(error.message) from None
             messages.error(request, error.message)
             return redirect("history", match.pk)
-        messages.success(request, _("Hand %(n)d restored.") % {"n": number})
+        noun = entry_context(match)[0].hand_noun.capitalize()
+        messages.success(request, _("%(h)s %(n)d restored.") % {"h": noun, "n": number})
         return redirect(match)
     sheet = score_sheet(match.pk)
     context = {

@@ -61,7 +61,12 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if not options.ok:
         context["errors"] = options.errors
         return render(request, "matches/new.html", context, status=UNPROCESSABLE)
-    names = [n for n in (data.get(f"seat_{i}", "").strip() for i in range(spec.max_players)) if n]
+    seats = [(i + 1, data.get(f"seat_{i}", "").strip()) for i in range(spec.max_players)]
+    same = services.same_player_message([(number, name) for number, name in seats if name])
+    if same:  # said with the seat numbers of this form, which may have a blank seat between
+        context["error"] = same
+        return render(request, "matches/new.html", context, status=UNPROCESSABLE)
+    names = [name for _number, name in seats if name]
     try:
         match = services.start_match(
             game=spec.id,

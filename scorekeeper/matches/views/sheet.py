@@ -161,7 +161,16 @@ def preview(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
             check_bidding(sheet.engine_input, bidding.values)
     except InvalidHand as error:
         context["problem"] = str(error)
-    tricks = whole.values.get("tricks")
+    context.update(tricks_count(sheet.spec, whole.values, hints))
+    return render(request, "matches/preview.html", context)
+
+
+def tricks_count(spec, values: dict, hints: dict) -> dict:
+    """ "Tricks entered: 15 of 13", shown next to the tricks of a game where
+    each player takes tricks (``count_tricks``) while they do not add up."""
+    context = {"count_tricks": any(f.name == "tricks" and f.per_player for f in spec.hand_fields)}
+    tricks = values.get("tricks")
     if isinstance(tricks, list) and all(isinstance(t, int) for t in tricks):
         context["tricks_entered"] = sum(tricks)
-    return render(request, "matches/preview.html", context)
+        context["tricks_off"] = bool(hints.get("tricks_total")) and sum(tricks) != hints["tricks_total"]
+    return context

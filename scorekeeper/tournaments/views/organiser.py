@@ -307,6 +307,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
         "cards": cards,
         "missing": missing,
         "rounds": data.published,
+        "spec": get_game(tournament.game).spec,  # what seat 1 does first, in the game's words
     }
     return render(request, "tournaments/cards.html", context)
 

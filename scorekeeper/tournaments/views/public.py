@@ -76,6 +76,10 @@ def _draw(tournament: Tournament) -> str:
         "rows": standings_rows(result),
         "tables": live_tables(view) if view else "",
         "corrections": corrections(result.data),
+        # Over: "Final standings" and who won (the players ranked first).
+        "winners": [r.name for r in result.rows if r.rank == 1 and not r.dropped]
+        if tournament.status == Tournament.Status.FINISHED
+        else [],
     }
     return render_to_string("tournaments/standings_table.html", context)
 

@@ -1,0 +1,127 @@
+"""A match's stored values in words, from the game's spec, for the history
+of changes: "Ann bid 4, took 6 · Bob bid 5, took 7", "Target score 500 ·
+Hook: yes". No game is named here: the labels, choices and ``says`` of
+each field and option come from the game's description."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from ..scoring import Field, GameSpec
+
+SEP = " · "
+
+
+def yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
+    """A hand, or the bids of one, in words. The per-player values are
+    grouped by player ("Ann bid 4, took 6"); the others in the spec's order,
+    the bidding's in one piece ("Bob 4 ♠ spades doubled")."""
+    if not isinstance(entry, dict):
+        return "" if entry is None else str(entry)
+    pieces: list[str] = []
+    bidding: list[str] = []
+    players_at: int | None = None
+    per_player: list[Field] = []
+    known = set()
+    for spec_field in spec.hand_fields:
+        known.add(spec_field.name)
+        if spec_field.name not in entry:
+            continue
+        value = entry[spec_field.name]
+        if spec_field.per_player and isinstance(value, list):
+            if players_at is None:
+                players_at = len(pieces)
+            per_player.append(spec_field)
+            continue
+        words = _value_words(spec_field, value, names)
+        if not words:
+            continue
+        if spec_field.phase == "bidding":
+            bidding.append(words)
+        else:
+            pieces.append(words)
+    if per_player:
+        seats = [
+            f"{name} " + ", ".join(_said(f, entry[f.name][seat]) for f in per_player if seat < len(entry[f.name]))
+            for seat, name in enumerate(names)
+        ]
+        pieces[players_at:players_at] = seats
+    if bidding:
+        pieces.insert(0, " ".join(bidding))
+    pieces += [f"{key.replace('_', ' ')} {value}" for key, value in entry.items() if key not in known]
+    return SEP.join(pieces)
+
+
+def options_words(spec: GameSpec, options: dict) -> str:
+    """The options a match was started with, by their labels."""
+    pieces = []
+    for option in spec.options:
+        if option.name not in options:
+            continue
+        value = options[option.name]
+        if option.kind == "bool":
+            value = yes_no(bool(value))
+        elif option.kind == "choice":
+            value = dict(option.choices).get(value, value)
+        pieces.append(f"{option.label}: {value}")
+    return SEP.join(pieces) if pieces else _("the usual rules")
+
+
+def action_words(spec: GameSpec, action: str) -> str:
+    """An audit action as the game says it: "deal recorded", "contract saved"."""
+    first, _space, rest = action.partition(" ")
+    if first == "hand":
+        return f"{spec.hand_noun} {rest}"
+    if first == "bids":
+        return f"{spec.bidding_noun} {rest}"
+    return action
+
+
+def change_words(spec: GameSpec, names: list[str], value: Any) -> str:
+    """A ``before`` or ``after`` of the history of changes in words."""
+    if not isinstance(value, dict):
+        return "" if value is None else str(value)
+    if "players" in value or "options" in value:  # the match started
+        pieces = []
+        if "players" in value:
+            pieces.append(_("players %(names)s") % {"names": ", ".join(map(str, value["players"]))})
+        if "options" in value:
+            pieces.append(options_words(spec, value.get("options") or {}))
+        return SEP.join(pieces)
+    if "totals" in value:  # a table ended early
+        totals = value.get("totals") or []
+        pieces = [f"{name} {total}" for name, total in zip(names, totals, strict=False)]
+        winners = [names[i] for i in value.get("winners") or [] if isinstance(i, int) and 0 <= i < len(names)]
+        if winners:
+            pieces.append(_("won by %(names)s") % {"names": ", ".join(winners)})
+        return SEP.join(pieces)
+    if "label" in value:  # a scoring link
+        return _("link “%(label)s”") % {"label": value["label"]}
+    if "user" in value:
+        return str(value["user"])
+    return entry_words(spec, names, value)
+
+
+def _said(spec_field: Field, value: Any) -> str:
+    shown = dict(spec_field.choices).get(value, value)
+    if spec_field.says:
+        return spec_field.says.format(shown)
+    return f"{spec_field.label.lower()} {shown}"
+
+
+def _value_words(spec_field: Field, value: Any, names: list[str]) -> str:
+    if spec_field.kind == "bool":
+        if spec_field.phase == "bidding" or spec_field.omit_if_false:
+            return spec_field.label if value is True else ""
+        return f"{spec_field.label}: {yes_no(value is True)}"
+    if spec_field.kind == "player" and isinstance(value, int) and 0 <= value < len(names):
+        return spec_field.says.format(names[value]) if spec_field.says else names[value]
+    if value is None:
+        return ""
+    return _said(spec_field, value) if spec_field.says else str(dict(spec_field.choices).get(value, value))
