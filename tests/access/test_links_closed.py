@@ -37,7 +37,7 @@ MATCH_ABANDONED = "This match was abandoned: only the organiser can reopen it or
 # Every URL under /matches/<id>/, by what it is for a device holding the
 # match's link. A new one fails test_every_match_url_is_classified until
 # it is listed here (and so tried below).
-DEVICE_WRITES = {"save_bids", "clear_bids", "record_hand", "preview", "edit_hand", "undo_hand"}
+DEVICE_WRITES = {"save_bids", "clear_bids", "record_hand", "preview", "edit_hand", "edit_preview", "undo_hand"}
 ORGANISER_ONLY = {
     "history",
     "match_action",
@@ -103,6 +103,7 @@ def _requests(match: Match) -> list[tuple[str, str, str, dict]]:
         ("edit_hand", "GET", f"{m}/hands/1/edit/", {}),
         ("edit_hand", "POST", f"{m}/hands/1/edit/", edit),
         ("edit_hand", "POST-HX", f"{m}/hands/1/edit/", edit),
+        ("edit_preview", "POST-HX", f"{m}/hands/1/preview/", edit),
         ("undo_hand", "GET", f"{m}/undo/", {}),
         ("undo_hand", "POST", f"{m}/undo/", version),
         ("history", "POST", f"{m}/history/", {"event": "1", "which": "before", **version}),

@@ -256,8 +256,8 @@ def test_something_is_wrong_reopens_the_hand_for_the_table_to_correct(match, tok
     # Both versions are in the history of changes.
     history = text_of(organiser_screen(organiser).get(f"/matches/{match.pk}/history/"))
     assert "Hand disputed" in history
-    assert "before: bids 4, 5 · tricks 6, 7" in history
-    assert "after: bids 3, 3 · tricks 3, 10" in history
+    assert "before: Ann bid 4, took 6 · Bob bid 5, took 7" in history
+    assert "after: Ann bid 3, took 3 · Bob bid 3, took 10" in history
 
 
 # ------------------------------------------------------------ locked hands

@@ -139,11 +139,13 @@ def test_the_history_page_puts_an_undone_hand_back(web, owned):
 
 
 def test_edit_page_lists_bids_in_that_hands_bidding_order_and_has_a_preview(web, owned):
-    # Hand 2 of Spades: Bob draws first, Ann bids first (RULES.md 2.1).
+    # Hand 1 of Spades: Ann draws first, Bob bids first; hand 2 the other
+    # way round (RULES.md 2.1). Seat order would list Ann first both times.
     match = owned("spades", hands=[{"bids": [4, 5], "tricks": [6, 7]}, {"bids": [3, 3], "tricks": [3, 10]}])
-    page = text_of(web.get(reverse("edit_hand", args=[match.pk, 2])))
-    bids = page.split("Bids, in bidding order", 1)[1].split("</fieldset>", 1)[0]
-    assert bids.index('for="in-bids_0"') < bids.index('for="in-bids_1"')
+    for number, first, second in ((1, "in-bids_1", "in-bids_0"), (2, "in-bids_0", "in-bids_1")):
+        page = text_of(web.get(reverse("edit_hand", args=[match.pk, number])))
+        bids = page.split("Bids, in bidding order", 1)[1]
+        assert bids.index(f'id="{first}"') < bids.index(f'id="{second}"'), number
     assert reverse("edit_preview", args=[match.pk, 2]) in page
 
 

@@ -200,7 +200,6 @@ def test_ohhell_whole_game(n, schedule, data):
 # ------------------------------------------------------------ Draw Bridge
 
 
-
 @st.composite
 def drawbridge_hands(draw):
     if draw(st.integers(0, 9)) == 0:

@@ -81,7 +81,7 @@ def test_table_cards_say_what_seat_one_does_in_the_games_words(web, organiser, g
     assert len(firsts) == 2
     for name in firsts:
         assert f"Scan to score this table. {name} (seat 1) {words}." in page
-    assert page.index("table-card") < page.index("Only a fingerprint of each link is stored")
+    assert page.index("table-card") < page.index("none is stored: the organisers can show and print")
 
 
 def test_finished_tables_have_no_link_buttons(web, organiser):

@@ -36,7 +36,6 @@ from .helpers import build_round, client_for, device_for, make, publish_next, sp
 pytestmark = pytest.mark.django_db
 
 
-
 @pytest.fixture
 def stranger(django_user_model):
     return django_user_model.objects.create_user("stranger")
