@@ -3,6 +3,8 @@ queries whatever the size of the match or the list."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -91,6 +93,16 @@ class ScoreSheet:
     def bidding_stamp(self) -> str:
         """What the entry form says it was based on: the bids in force."""
         return bidding_stamp(self.pending)
+
+    @cached_property
+    def basis_key(self) -> str:
+        """A short digest of what the entry panel is drawn from: the next
+        hand and its bids in force, or the end, the abandon, a broken hand.
+        The live poll sends it back; while it is the same, the panel (and
+        what is being typed in it) is left alone."""
+        state = [self.match.status, self.finished, self.problem, self.next_hand, self.pending]
+        text = json.dumps(state, sort_keys=True, default=str)
+        return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
 
     @property
     def history_newest_first(self) -> list[HistoryRow]:
@@ -206,6 +218,16 @@ def last_bidding_change(match_id: int) -> AuditEvent | None:
     """Who last saved or cleared the bids of the hand in play, and when."""
     return (
         AuditEvent.objects.filter(match_id=match_id, action__in=BIDDING_ACTIONS)
+        .select_related("user", "link")
+        .order_by("-at", "-id")
+        .first()
+    )
+
+
+def latest_change(match_id: int) -> AuditEvent | None:
+    """The newest change of a match, with who made it (for the live sheet's note)."""
+    return (
+        AuditEvent.objects.filter(match_id=match_id)
         .select_related("user", "link")
         .order_by("-at", "-id")
         .first()
