@@ -226,12 +226,7 @@ def last_bidding_change(match_id: int) -> AuditEvent | None:
 
 def latest_change(match_id: int) -> AuditEvent | None:
     """The newest change of a match, with who made it (for the live sheet's note)."""
-    return (
-        AuditEvent.objects.filter(match_id=match_id)
-        .select_related("user", "link")
-        .order_by("-at", "-id")
-        .first()
-    )
+    return AuditEvent.objects.filter(match_id=match_id).select_related("user", "link").order_by("-at", "-id").first()
 
 
 def match_version(match_id: int) -> int | None:

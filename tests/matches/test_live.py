@@ -131,7 +131,8 @@ def test_bids_saved_elsewhere_over_what_was_typed_say_it_was_not_saved(web, devi
 
     response = ask(web, url, version, typed="1")
     assert note_of(response) == (
-        "The phone with the link “table 7” saved the bids Ann 4, Bob 5: check them; what you had chosen here was not saved."
+        "The phone with the link “table 7” saved the bids Ann 4, Bob 5: "
+        "check them; what you had chosen here was not saved."
     )
     assert re.search(r'class="banner banner-error">The phone with the link', response.content.decode())
 
