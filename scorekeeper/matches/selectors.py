@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from ..models import AuditEvent, Hand, Match, Table
@@ -230,7 +231,18 @@ def latest_change(match_id: int) -> AuditEvent | None:
 
 
 def match_version(match_id: int) -> int | None:
-    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    """The version of a match (None: there is none). Asked by every open
+    sheet every 3 s (550 devices at the 500-table event), so the one
+    SELECT by primary key is written out here: building it through the ORM
+    cost 0.6 ms of CPU a poll, a third of the whole 304 (bench/live_poll.py)."""
+    quote, meta = connection.ops.quote_name, Match._meta
+    sql = "SELECT {} FROM {} WHERE {} = %s".format(
+        quote(meta.get_field("version").column), quote(meta.db_table), quote(meta.pk.column)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:

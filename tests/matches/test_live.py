@@ -234,3 +234,22 @@ def test_without_htmx_the_poll_answers_with_a_link_to_the_latest(device):
 
 def test_no_such_match_is_404(web):
     assert web.get("/matches/999999/changed/", **HX).status_code == 404
+
+
+def test_a_deal_of_sixty_six_is_named_a_deal(web, owned):
+    # X1: Ann out with 71, Bob has 38: Ann 1 game point.
+    match = owned("sixtysix", options={"target": 7})
+    url, version = opened(web, match)
+    play(match, {"end": "out", "player": 0, "points": [71, 38], "opponent_took_trick": True})
+    response = ask(web, url, version, typed="1")
+    assert note_of(response) == "Deal 1 was saved on another device: what you had chosen here was not saved."
+    assert totals_shown(response.content.decode()) == [1, 0]
+
+
+def test_the_page_without_javascript_says_it_does_not_update_by_itself(web, device):
+    match, _phone, table7 = device()
+    page = web.get(reverse("match", args=[match.pk])).content.decode()
+    assert re.search(r"<noscript><p[^>]*>This page does not update by itself\. <a href=\"/matches/\d+/\">", page)
+    url, version = poll_of(page)
+    bid(match, {"bids": [4, 5]}, actor=table7)
+    assert "<noscript>" not in ask(web, url, version).content.decode()  # htmx answers do not repeat it
