@@ -5,7 +5,7 @@
 //  - tells the poll whether something was typed into the entry form (?typed=1), so that a
 //    replaced form can say "what you had chosen here was not saved";
 //  - keeps the poll and a save from crossing (no poll while a save is on its way: its
-//    answer draws the sheet anyway);
+//    answer draws the sheet anyway), and an answer from crossing what was typed meanwhile;
 //  - asks the preview again when the form was kept but a past hand changed (bags).
 // Without this file the poll still works; the note then never says that typing was lost.
 (function () {
@@ -44,8 +44,19 @@
     }
   });
 
+  var asked = new WeakMap();  // poll element -> whether its request said typed=1
   document.addEventListener("htmx:configRequest", function (event) {
-    if (isPoll(event.detail.elt) && typed()) event.detail.parameters.typed = "1";
+    if (!isPoll(event.detail.elt)) return;
+    asked.set(event.detail.elt, typed());
+    if (asked.get(event.detail.elt)) event.detail.parameters.typed = "1";
+  });
+
+  // Typed into the form while the poll was on its way: its answer's note would not say that this
+  // was not saved. Leave the page as it is; the next poll (3 s) asks again, saying so.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt, xhr = event.detail.xhr;
+    var replaces = xhr.status === 200 && xhr.getResponseHeader("HX-Trigger") !== "sheet-kept";  // the entry panel
+    if (isPoll(elt) && replaces && !asked.get(elt) && typed()) event.detail.shouldSwap = false;
   });
 
   // The form was kept (only a past hand changed): its preview may count bags that changed.
