@@ -34,7 +34,7 @@ Then Locust, headless, with --csv output in the temp folder:
 1. the event, for --seconds: a round ends every 30 s and every table
    submits its next hand within 20 s of it (plus a hand now and then), as
    an htmx form post; 500 spectators poll the standings every 5 s and 550
-   devices poll "changed?" every 8 s, both with If-None-Match.
+   devices poll "changed?" every 3 s, both with If-None-Match.
 2. capacity: 64 clients save hands as fast as they can, going round all
    the tables, in turns with the baseline view (one insert; POST
    /bench/baseline/), --turns turns of --turn-seconds each.

@@ -3,7 +3,8 @@ builds the event and sets the environment below; see its docstring).
 
 User classes:
   TableDevice     a table's phone: opens its sheet, polls "changed?" every
-                  8 s with If-None-Match of the version it shows; the first
+                  3 s with If-None-Match of the version it shows (and the
+                  basis of its entry panel, as the page does); the first
                   device of each table also submits the table's hands.
   Spectator       a screen on the public standings: loads the page, then
                   polls it every 5 s (htmx, If-None-Match of the last ETag).
@@ -59,7 +60,7 @@ FIRST_ROUND_END = 5.0
 RESEND_SHARE = 0.05  # hands sent again with the same client_key, as after a lost answer
 TIMEOUT = 10.0
 RETRIES = 2  # a hand without an answer is sent again (same client_key) this often
-DEVICE_POLL_EVERY = 8.0
+DEVICE_POLL_EVERY = 3.0  # hx-trigger="every 3s" in templates/matches/live_poll.html
 SPECTATOR_EVERY = 5.0
 TURNS = int(env("TURNS", 4))
 TURN_SECONDS = env("TURN_SECONDS", 5)
@@ -68,6 +69,7 @@ SEED = int(env("SEED", 1))
 NUMBER_RE = re.compile(r'name="number" value="(\d+)"')
 BIDDING_RE = re.compile(r'name="bidding" value="([^"]*)"')
 VERSION_RE = re.compile(r'If-None-Match": "\\"(\d+)\\""')
+BASIS_RE = re.compile(r'/changed/\?basis=(\w+)"')
 CSRF_RE = re.compile(r'"x-csrftoken": "([^"]+)"')
 SAVED_RE = re.compile(r"Hand (\d+) (saved|was already saved)\.")
 
@@ -94,6 +96,7 @@ class Sheet:
     number: int = 1
     bidding: str = "none"
     version: int = 0
+    basis: str = ""  # what the entry panel was drawn from: the poll sends it back
     uncertain: bool = False  # a hand went unanswered: the number shown may be behind
 
     def headers(self, **extra) -> dict:
@@ -104,6 +107,8 @@ class Sheet:
         number, bidding, version = NUMBER_RE.search(page), BIDDING_RE.search(page), VERSION_RE.search(page)
         if version:
             self.version = int(version.group(1))
+        if basis := BASIS_RE.search(page):
+            self.basis = basis.group(1)
         if number and bidding:
             self.number, self.bidding, self.uncertain = int(number.group(1)), html.unescape(bidding.group(1)), False
         return bool(number)
@@ -259,10 +264,14 @@ class TableDevice(Base):
     def poll(self) -> None:
         headers = {"Cookie": self.sheet.cookie, "HX-Request": "true", "If-None-Match": f'"{self.sheet.version}"'}
         with self.client.get(
-            f"/matches/{self.sheet.match}/changed/", headers=headers, name="device poll", catch_response=True
+            f"/matches/{self.sheet.match}/changed/?basis={self.sheet.basis}",
+            headers=headers,
+            name="device poll",
+            catch_response=True,
         ) as r:
-            if r.status_code == 200:  # "another device changed this match": as if reloaded
+            if r.status_code == 200:  # another device changed this match: the sheet's parts, in place
                 COUNTS["device poll: changed"] += 1
+                self.sheet.read(r.text)
                 self.sheet.version = int(r.headers.get("ETag", '"0"').strip('"'))
             elif r.status_code != 304:
                 r.failure(f"HTTP {r.status_code}")

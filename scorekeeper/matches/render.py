@@ -18,13 +18,16 @@ from ..access.permissions import Viewer
 from ..audit import Actor
 from ..errors import ServiceError
 from ..scoring import GameSpec
+from . import live as live_sheet
 from .check_card import CheckCard, pass_card
 from .forms import BadBasis, plain_int
-from .selectors import ScoreSheet, score_sheet
+from .selectors import ScoreSheet, latest_change, score_sheet
 
 UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
 CONFLICT = 409  # the page was out of date, or the match is over
 SHEET = "matches/sheet.html"
+LIVE = "matches/live.html"
+NEW_ROW = ("hand recorded", "hand edited", "hand restored")  # a change that the history highlights
 NOT_KEPT = {"csrfmiddlewaretoken", "client_key", "number", "bidding"}  # the basis comes from the sheet
 
 
@@ -114,6 +117,25 @@ def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceErr
     )
 
 
+def live(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, basis: str, typed: bool) -> HttpResponse:
+    """The "changed?" poll's answer when the match changed (htmx, out of
+    band): the head, totals and hands; the entry panel only if what it was
+    drawn from (``basis``) changed, with a note of who changed what."""
+    change = latest_change(sheet.match.pk)
+    replaced = basis != sheet.basis_key
+    new_hand = change.hand_number if change is not None and change.action in NEW_ROW else None
+    context = _context(sheet, viewer, new_hand=new_hand)
+    context.update(
+        entry=replaced,
+        live_note=live_sheet.note(sheet, change, replaced=replaced, typed=typed),
+        live_warning=replaced and typed,
+    )
+    response = render(request, LIVE, context)
+    if not replaced:
+        response["HX-Trigger"] = "sheet-kept"  # live.js asks again for the preview of what is typed
+    return response
+
+
 def bad_basis(error: BadBasis) -> HttpResponse:
     """A write that did not say what it was based on: refused, in words."""
     return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
@@ -141,6 +163,7 @@ def _context(
         "viewer": viewer,
         # The entry form starts with the bids in force, then what was typed.
         "values": {**entry_values(sheet.pending), **(kept or {})},
+        "kept": bool(kept),  # the form shows what was typed (live.js: it is not a fresh form)
         "errors": errors or {},
         "error": error,
         "notice": notice,

@@ -24,7 +24,7 @@ from ...models import Match
 from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
 from ..forms import BadBasis, parse_hand, partial_bids, read_basis
-from ..render import bad_basis, hand_saved, invalid, refused, saved, sheet_page
+from ..render import bad_basis, hand_saved, invalid, live, refused, saved, sheet_page
 from ..selectors import entry_context, poll_state, score_sheet
 
 
@@ -43,9 +43,13 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+@vary_on_headers("HX-Request")
 def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Polled by an open sheet with the version it shows (If-None-Match):
-    304 while nothing changed, else a small banner."""
+    """Polled by an open sheet every few seconds with the version it shows
+    (If-None-Match): 304 while nothing changed, one query. Else, with htmx,
+    the sheet's parts out of band (``render.live``): the entry panel only
+    if what it was drawn from (``?basis=``) changed, so what is being typed
+    is kept; without htmx a banner with a link to the latest."""
     state = poll_state(match_id)
     if state is None:
         raise Http404("No such match")
@@ -54,7 +58,15 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
         return refuse_private(request)
     etag = quote_etag(str(version))
     response = get_conditional_response(request, etag=etag)
-    if response is None:
+    if response is None and request.htmx:
+        try:
+            sheet = score_sheet(match_id)
+        except Match.DoesNotExist:
+            raise Http404("No such match") from None
+        etag = quote_etag(str(sheet.match.version))  # a write may have come in between
+        viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
+        response = live(request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET)
+    elif response is None:
         response = render(request, "matches/changed_banner.html", {"match_id": match_id})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"

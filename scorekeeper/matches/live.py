@@ -1,0 +1,81 @@
+"""The live score sheet: what an open sheet is told when another device
+changed its match (the "changed?" poll, ``views.sheet.match_changed``).
+
+The poll carries the match version the page shows (If-None-Match: 304 while
+nothing changed) and the digest of what its entry panel was drawn from
+(``ScoreSheet.basis_key``). When the version moved, the answer swaps in the
+head, the totals and the hands, and the entry panel only if its basis
+changed: a correction of a past hand leaves what is being typed alone. The
+note says, in words, what the newest change was and who made it (the audit
+log has who)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from ..models import AuditEvent
+from .selectors import ScoreSheet
+from .services import describe_bidding
+
+
+def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed: bool) -> str:
+    """One line on the newest change: "Hand 5 was saved on the phone with
+    the link “table 7”." When the entry panel was replaced under what the
+    user had typed, say plainly that it was not saved."""
+    text = _describe(sheet, change)
+    if replaced and typed:
+        if change is not None and change.action == "bids saved":
+            tail = _("check them; what you had chosen here was not saved.")
+        else:
+            tail = _("what you had chosen here was not saved.")
+        return f"{text.rstrip('.')}: {tail}"
+    return text
+
+
+def _describe(sheet: ScoreSheet, change: AuditEvent | None) -> str:
+    if change is None:
+        return _("Another device changed this match.")
+    spec = sheet.spec
+    n = change.hand_number
+    deal = spec.hand_noun == "deal"
+    on = _on(change)
+    words = {
+        "hand recorded": _("Deal %(n)s was saved %(on)s.") if deal else _("Hand %(n)s was saved %(on)s."),
+        "hand edited": _("Deal %(n)s was corrected %(on)s.") if deal else _("Hand %(n)s was corrected %(on)s."),
+        "hand restored": _("Deal %(n)s was restored to an earlier version %(on)s.")
+        if deal
+        else _("Hand %(n)s was restored to an earlier version %(on)s."),
+        "hand undone": _("Deal %(n)s was undone %(on)s.") if deal else _("Hand %(n)s was undone %(on)s."),
+        "match abandoned": _("The match was abandoned %(on)s."),
+        "match reopened": _("The match was reopened %(on)s."),
+        "ended early": _("The organiser ended this table at the round's time limit."),
+    }
+    if change.action in words and (n is not None or "%(n)s" not in words[change.action]):
+        return words[change.action] % {"n": n, "on": on}
+    if change.action == "bids saved" and isinstance(change.after, dict):
+        return _("%(who)s saved the %(noun)s %(bids)s.") % {
+            "who": _who(change),
+            "noun": spec.bidding_noun,
+            "bids": describe_bidding(spec, sheet.names, change.after),
+        }
+    if change.action == "bids cleared":
+        return _("%(who)s cleared the %(noun)s.") % {"who": _who(change), "noun": spec.bidding_noun}
+    return _("This match was changed %(on)s.") % {"on": on}
+
+
+def _who(change: AuditEvent) -> str:
+    """The writer as the subject of a sentence."""
+    if change.link is not None:
+        return _("The phone with the link “%(label)s”") % {"label": change.link.label}
+    if change.user is not None:
+        return _("The organiser %(name)s") % {"name": change.user.get_username()}
+    return _("Another device")
+
+
+def _on(change: AuditEvent) -> str:
+    """Where or by whom: "on the phone with the link “table 7”"."""
+    if change.link is not None:
+        return _("on the phone with the link “%(label)s”") % {"label": change.link.label}
+    if change.user is not None:
+        return _("by the organiser %(name)s") % {"name": change.user.get_username()}
+    return _("on another device")
