@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from . import converters  # noqa: F401 - registers <id:...>
+from . import installable
 from .access import views as access
 from .access.login_form import LoginForm
 from .matches.views import corrections, lifecycle, sheet
@@ -28,6 +29,11 @@ urlpatterns = [
         lifecycle.match_action,
         name="match_action",
     ),
+]
+
+urlpatterns += [
+    path("sw.js", installable.service_worker, name="service_worker"),
+    path("manifest.webmanifest", installable.manifest, name="manifest"),
 ]
 
 urlpatterns += [
