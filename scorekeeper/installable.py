@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET
 PRECACHE = (
     "css/app.css",
     "css/print.css",
+    "css/offline.css",
     "js/app.js",
     "js/offline.js",
     "js/sw-register.js",

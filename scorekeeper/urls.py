@@ -4,8 +4,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from . import converters  # noqa: F401 - registers <id:...>
-from . import installable
+from . import (
+    converters,  # noqa: F401 - registers <id:...>
+    installable,
+)
 from .access import views as access
 from .access.login_form import LoginForm
 from .matches.views import corrections, lifecycle, sheet

@@ -39,6 +39,8 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     try:
         services.edit_hand(match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor)
     except ServiceError as error:
+        if request.htmx:  # the phone's offline queue sending it later: the refusal in words
+            return refusal(error.message, CONFLICT if error.code in ("conflict", "closed") else UNPROCESSABLE)
         if error.code == "conflict":
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
@@ -46,6 +48,10 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
         return _edit_page(request, sheet, number, request.POST, error=error.message, status=status)
     messages.success(request, _("Hand %(n)d changed; the scores after it were worked out again.") % {"n": number})
     return go_to(request, match.get_absolute_url())
+
+
+def refusal(message: str, status: int) -> HttpResponse:
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
 def _edit_page(request, sheet: ScoreSheet, number: int, values, *, errors=None, error=None, status=200):
@@ -69,6 +75,8 @@ def _edit_page(request, sheet: ScoreSheet, number: int, values, *, errors=None, 
 def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
+        if request.method == "POST" and request.htmx:
+            return refusal(_("There is no hand to undo."), CONFLICT)
         messages.info(request, _("There is no hand to undo."))
         return redirect(match)
     if request.method == "GET":
@@ -80,6 +88,8 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         services.undo_last_hand(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:
+        if request.htmx:  # the phone's offline queue sending it later: the refusal in words
+            return refusal(error.message, CONFLICT)
         messages.error(request, error.message)
     else:
         messages.success(request, _("Hand %(n)d removed.") % {"n": len(sheet.rows)})
