@@ -25,6 +25,38 @@ WAITING = "Saved on this phone — will be sent when the connection is back."
 AS_OF = re.compile(r"No connection — this is the sheet as of \d\d:\d\d\.")
 
 
+class Network:
+    """No connection. Chromium's offline emulation alone now and then lets a
+    request reach the server (seen here: requests to a host mapped by
+    --host-resolver-rules, and a replay from a sheet a service worker had
+    just started for), so every request is also aborted on its way out."""
+
+    def __init__(self, context):
+        self.context = context
+
+    def set_offline(self, offline: bool) -> None:
+        self.context.set_offline(offline)
+        if offline:
+            self.context.route("**/*", lambda route: route.abort("internetdisconnected"))
+        else:
+            self.context.unroute("**/*")
+
+
+@pytest.fixture
+def network(context) -> Network:
+    return Network(context)
+
+
+def look(app: App, shot, axe_check, name: str) -> None:
+    """A screenshot and axe, light and dark."""
+    for scheme in ("light", "dark"):
+        app.page.emulate_media(color_scheme=scheme)
+        label = name if scheme == "light" else f"{name}-dark"
+        shot(label)
+        assert axe_check(label) == [], label
+    app.page.emulate_media(color_scheme="light")
+
+
 def open_sheet(app: App, hands=()) -> int:
     user = app.make_organiser()
     app.log_in_fast(user)
@@ -57,12 +89,12 @@ def queued_row(app: App):
     return app.page.locator("#history tr.queued, #history p.queued")
 
 
-def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, context, shot, axe_check):
+def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, network, shot, axe_check):
     page = app.page
     match_id = open_sheet(app)
     wait_for_worker(app)
 
-    context.set_offline(True)
+    network.set_offline(True)
     page.locator("#in-bids_0").select_option("4")
     page.locator("#in-bids_1").select_option("5")
     app.press("Save bids")
@@ -79,10 +111,9 @@ def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, context, sho
     expect(page.locator("#totals")).to_be_visible()
     expect(waiting).to_contain_text(WAITING)
     expect(queued_row(app)).to_contain_text("Bids for hand 1")
-    shot("offline-bids-waiting")
-    assert axe_check("offline-bids-waiting") == []
+    look(app, shot, axe_check, "offline-bids-waiting")
 
-    context.set_offline(False)
+    network.set_offline(False)
     expect(page.locator("#offline-sent")).to_contain_text(
         "Sent from this phone: Bids saved. Play the hand, then enter the tricks."
     )
@@ -95,12 +126,12 @@ def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, context, sho
     assert audit_count(match_id, "bids saved") == 1
 
 
-def test_a_whole_hand_saved_offline_is_stored_exactly_once(app, context, shot):
+def test_a_whole_hand_saved_offline_is_stored_exactly_once(app, network, shot, axe_check):
     page = app.page
     match_id = open_sheet(app)
     wait_for_worker(app)
 
-    context.set_offline(True)
+    network.set_offline(True)
     # Ann 4/7: 40 + 3 = 43; Bob 5/6: 50 + 1 = 51.
     fill_hand(app, (4, 5), (7, 6))
     app.press("Save hand 1")
@@ -108,14 +139,14 @@ def test_a_whole_hand_saved_offline_is_stored_exactly_once(app, context, shot):
     expect(page.locator("#offline-queue")).to_contain_text("Hand 1: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
     expect(page.locator("#entry-form")).to_be_hidden()
     expect(page.locator("#entry")).to_contain_text("Hand 1 is kept on this phone.")
-    shot("offline-hand-waiting")
+    look(app, shot, axe_check, "offline-hand-waiting")
 
     page.reload()
     expect(page.locator(".offline-copy")).to_have_text(AS_OF)
     expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
     assert app.hand_count(match_id) == 0
 
-    context.set_offline(False)
+    network.set_offline(False)
     expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Hand 1 saved.")
     app.expect_totals({"Ann": 43, "Bob": 51})
     app.expect_history_rows(1)
@@ -125,14 +156,14 @@ def test_a_whole_hand_saved_offline_is_stored_exactly_once(app, context, shot):
     assert audit_count(match_id, "hand recorded") == 1
 
 
-def test_a_hand_saved_offline_on_a_sheet_that_stays_open_is_sent_when_back(app, context):
+def test_a_hand_saved_offline_on_a_sheet_that_stays_open_is_sent_when_back(app, network):
     page = app.page
     match_id = open_sheet(app)
-    context.set_offline(True)
+    network.set_offline(True)
     fill_hand(app, (4, 5), (7, 6))
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
-    context.set_offline(False)
+    network.set_offline(False)
     app.expect_notice("Hand 1 saved.")
     expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Hand 1 saved.")
     expect(page.locator("#offline-queue")).to_have_count(0)
@@ -141,12 +172,12 @@ def test_a_hand_saved_offline_on_a_sheet_that_stays_open_is_sent_when_back(app, 
     assert app.hand_count(match_id) == 1
 
 
-def test_an_edit_saved_offline_is_sent_once(app, context):
+def test_an_edit_saved_offline_is_sent_once(app, network):
     page = app.page
     match_id = open_sheet(app, hands=[{"bids": [4, 5], "tricks": [7, 6]}])
     wait_for_worker(app)
     page.goto(f"/matches/{match_id}/hands/1/edit/")
-    context.set_offline(True)
+    network.set_offline(True)
     # Ann 3/3: 30; Bob 6/10: 60 + 4 = 64.
     for name, value in (("bids_0", "3"), ("bids_1", "6"), ("tricks_0", "3"), ("tricks_1", "10")):
         page.locator(f"#in-{name}").select_option(value)
@@ -160,7 +191,7 @@ def test_an_edit_saved_offline_is_sent_once(app, context):
     )
     assert audit_count(match_id, "hand edited") == 0
 
-    context.set_offline(False)
+    network.set_offline(False)
     expect(page.locator("#offline-sent, .messages")).to_contain_text(["Hand 1 changed"])
     app.expect_totals({"Ann": 30, "Bob": 64})
     page.wait_for_timeout(1500)
@@ -168,25 +199,24 @@ def test_an_edit_saved_offline_is_sent_once(app, context):
     assert app.match(match_id).hands.get(number=1).entry == {"bids": [3, 6], "tricks": [3, 10]}
 
 
-def test_a_replay_that_another_device_overtook_shows_both_versions(app, context, shot, axe_check):
+def test_a_replay_that_another_device_overtook_shows_both_versions(app, network, shot, axe_check):
     page = app.page
     match_id = open_sheet(app)
-    context.set_offline(True)
+    network.set_offline(True)
     fill_hand(app, (4, 5), (7, 6))
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
     # Meanwhile another phone at the table saves hand 1 differently: Ann 3/3 30, Bob 6/10 64.
     play(app.match(match_id), {"bids": [3, 6], "tricks": [3, 10]})
 
-    context.set_offline(False)
+    network.set_offline(False)
     panel = page.locator(".offline-refused")
     expect(panel).to_contain_text("Hand 1 was not saved")
     expect(panel).to_contain_text("Hand 1 was already saved from another device")
     expect(panel).to_contain_text("This phone had: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
     expect(panel).to_contain_text("The server has: Hand 1: Ann 3 / 3 (+30), Bob 6 / 10 (+64)")
     app.expect_totals({"Ann": 30, "Bob": 64})
-    shot("offline-refused")
-    assert axe_check("offline-refused") == []
+    look(app, shot, axe_check, "offline-refused")
     assert app.hand_count(match_id) == 1
 
     # It stays until the table chooses, through a reload too.
@@ -201,15 +231,15 @@ def test_a_replay_that_another_device_overtook_shows_both_versions(app, context,
     assert app.hand_count(match_id) == 2
 
 
-def test_keep_the_servers_version(app, context):
+def test_keep_the_servers_version(app, network):
     page = app.page
     match_id = open_sheet(app)
-    context.set_offline(True)
+    network.set_offline(True)
     fill_hand(app, (4, 5), (7, 6))
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
     play(app.match(match_id), {"bids": [3, 6], "tricks": [3, 10]})
-    context.set_offline(False)
+    network.set_offline(False)
     panel = page.locator(".offline-refused")
     app.tap(panel.get_by_role("button", name="Keep the server's"))
     expect(panel).to_have_count(0)
@@ -242,23 +272,6 @@ def club(playwright, live_server, settings, size, transactional_db):
     browser.close()
 
 
-class Network:
-    """Offline for the club's phone. Chromium's offline emulation alone still
-    lets requests to a host mapped by --host-resolver-rules reach the server
-    (seen here: the "failed" save was stored), so every request is also
-    aborted on its way out."""
-
-    def __init__(self, context):
-        self.context = context
-
-    def set_offline(self, offline: bool) -> None:
-        self.context.set_offline(offline)
-        if offline:
-            self.context.route("**/*", lambda route: route.abort("internetdisconnected"))
-        else:
-            self.context.unroute("**/*")
-
-
 def serious_axe_violations(page) -> list[str]:
     """axe on this page (the axe_check fixture checks the default page, not the club's)."""
     from axe_playwright_python.sync_playwright import Axe
@@ -268,7 +281,7 @@ def serious_axe_violations(page) -> list[str]:
 
 
 def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, size):
-    app, context = club
+    app, network = club
     page = app.page
     user = app.make_organiser()
     app.log_in_fast(user)
@@ -280,8 +293,11 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
     # The organiser is told once what works less well without HTTPS.
     note = page.locator(".https-note")
     expect(note).to_contain_text("This app is served without HTTPS")
-    page.screenshot(path=str(screenshot_dir / f"offline-https-note--{size}.png"), full_page=True)
-    assert serious_axe_violations(page) == []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(screenshot_dir / f"offline-https-note-{scheme}--{size}.png"), full_page=True)
+        assert serious_axe_violations(page) == [], scheme
+    page.emulate_media(color_scheme="light")
     app.tap(note.get_by_role("button", name="Got it, don't show this again"))
     expect(note).to_have_count(0)
     page.reload()
@@ -289,21 +305,21 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
     expect(note).to_have_count(0)
 
     # Bids without a connection: kept, and sent by themselves when it is back.
-    context.set_offline(True)
+    network.set_offline(True)
     page.locator("#in-bids_0").select_option("4")
     page.locator("#in-bids_1").select_option("5")
     app.press("Save bids")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
     page.wait_for_timeout(500)
     assert Match.objects.get(pk=match.pk).pending_bidding is None
-    context.set_offline(False)
+    network.set_offline(False)
     expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Bids saved.")
     expect(page.locator("#entry .bids-in-play")).to_contain_text("Ann 4")
     assert Match.objects.get(pk=match.pk).pending_bidding == {"bids": [4, 5]}
 
     # The hand without a connection, and a reload: no sheet without a service
     # worker, but the entry is kept and sent on the next page load.
-    context.set_offline(True)
+    network.set_offline(True)
     app.page.locator("#in-tricks_0").select_option("7")
     app.page.locator("#in-tricks_1").select_option("6")
     app.press("Save hand 1")
@@ -312,7 +328,7 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
         page.reload()
     expect(page.locator("#totals")).to_have_count(0)  # the browser's own error page
     assert app.hand_count(match.pk) == 0
-    context.set_offline(False)
+    network.set_offline(False)
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Hand 1 saved.")
     app.expect_totals({"Ann": 43, "Bob": 51})

@@ -72,15 +72,17 @@ def test_offline_save_is_kept_on_the_phone_and_sent_when_back(app, context):
     fill_spades_hand(app, (4, 5), (7, 6))
 
     context.set_offline(True)
+    context.route("**/*", lambda route: route.abort("internetdisconnected"))  # see Network in test_offline.py
     app.press("Save hand 1")
     waiting = page.locator("#offline-queue")
     expect(waiting).to_have_attribute("data-offline-ui", "queue")
     expect(waiting.get_by_role("status")).to_contain_text(
         "Saved on this phone — will be sent when the connection is back."
     )
-    expect(app.history_row(1)).to_contain_text("Not yet sent")
+    expect(page.locator("#history .queued")).to_contain_text("Not yet sent")
     assert app.hand_count(match_id) == 0
 
+    context.unroute("**/*")
     context.set_offline(False)
     app.expect_notice("Hand 1 saved.")
     expect(waiting).to_have_count(0)
