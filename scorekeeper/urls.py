@@ -4,12 +4,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from . import (
-    converters,  # noqa: F401 - registers <id:...>
-    installable,
-)
+from . import converters  # noqa: F401 - registers <id:...>
 from .access import views as access
 from .access.login_form import LoginForm
+from .installable import manifest, service_worker
 from .matches.views import corrections, lifecycle, sheet
 from .players import views as players
 from .tournaments.views import organiser, public
@@ -34,8 +32,8 @@ urlpatterns = [
 ]
 
 urlpatterns += [
-    path("sw.js", installable.service_worker, name="service_worker"),
-    path("manifest.webmanifest", installable.manifest, name="manifest"),
+    path("sw.js", service_worker, name="service_worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
 ]
 
 urlpatterns += [

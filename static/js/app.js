@@ -72,7 +72,7 @@
   document.addEventListener("htmx:sendError", function (event) {
     // A save is kept on the phone and sent later (offline.js says so); anything else can wait.
     if (window.ScorekeeperOffline && window.ScorekeeperOffline.takes(event)) return;
-    banner("No connection at the moment.");
+    banner("No connection at the moment. What you save is kept on this phone and sent when the connection is back.");
   });
   window.addEventListener("online", function () { banner(""); });
   document.addEventListener("htmx:responseError", function (event) {

@@ -122,10 +122,12 @@
       else if (input.type === "checkbox") item = labelOf(input);
       else item = labelOf(input) + " " + value;
       if (!(group in byName)) { byName[group] = []; groups.push(group); }
-      byName[group].push(item);
+      var seat = /_([0-9]+)$/.exec(name);
+      byName[group].push({ seat: seat ? Number(seat[1]) : -1, text: item });
     });
     return groups.map(function (g) {
-      var items = byName[g].join(", ");
+      // Players in seat order, as the list of hands shows them.
+      var items = byName[g].sort(function (a, b) { return a.seat - b.seat; }).map(function (i) { return i.text; }).join(", ");
       if (!g) return items;
       return g + (/[?:]$/.test(g) ? " " : ": ") + items;
     });
@@ -346,7 +348,7 @@
     if (!list.length) { if (box) box.remove(); return; }
     if (!box) {
       box = el("div", { id: "offline-sent", class: "banner banner-success offline-sent", role: "status", "data-offline-ui": "" });
-      anchor().after(box);
+      place(box, "offline-sent");
     }
     box.replaceChildren.apply(box, list.map(function (w) { return el("p", { text: w }); }));
     if (sheetOutOfDate) {
@@ -356,7 +358,21 @@
   // Shown once per page: the next write or load starts afresh.
   var clearSent = function () { try { sessionStorage.removeItem(SENT_KEY); } catch (e) { /* nothing kept */ } };
 
-  var anchor = function () { return document.getElementById("connection") || document.querySelector("header"); };
+  // Everything this file shows above the page, in a fixed order: the offline copy, the HTTPS note, the queue, what was sent.
+  var ORDER = ["offline-copy", "https-note", "offline-queue", "offline-sent"];
+  var place = function (node, key) {
+    var slot = document.getElementById("offline-slot");
+    if (!slot) {
+      slot = el("div", { id: "offline-slot", "data-offline-ui": "" });
+      var main = document.getElementById("main") || document.body;
+      main.prepend(slot);
+    }
+    node.dataset.slot = key;
+    var old = slot.querySelector('[data-slot="' + key + '"]');
+    if (old) { old.replaceWith(node); return; }
+    var later = Array.prototype.filter.call(slot.children, function (c) { return ORDER.indexOf(c.dataset.slot) > ORDER.indexOf(key); })[0];
+    if (later) slot.insertBefore(node, later); else slot.append(node);
+  };
 
   var shown = null;
   var render = function (force) {
@@ -378,7 +394,7 @@
         ]));
       }
       refused.forEach(function (e) { box.append(refusalPanel(e)); });
-      anchor().after(box);
+      place(box, "offline-queue");
       var mine = entries.filter(function (e) { return e.matchId === here; });
       showInHistory(mine);
       // A hand kept on the phone: the form for the next one comes from the server once it is sent.
@@ -526,6 +542,10 @@
       });
   });
 
+  // Logging out: the copies of sheets drawn for this person go (the queue stays: nothing saved is dropped).
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches("form[action$='/logout/']") && window.caches) caches.delete(SHEETS);
+  });
   document.addEventListener("input", function (event) { if (event.isTrusted && event.target.closest("#entry-form")) formDirty = true; });
   document.addEventListener("change", function (event) { if (event.isTrusted && event.target.closest("#entry-form")) formDirty = true; });
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -567,7 +587,7 @@
       var when = new Date(offlineCopy);
       var banner = el("p", { class: "banner banner-info offline-copy", role: "status", "data-offline-ui": "",
         text: "No connection — this is the sheet as of " + (isNaN(when) ? "earlier" : clock(when)) + "." });
-      anchor().after(banner);
+      place(banner, "offline-copy");
       // The copy's one-time key may have been used since: this phone's next entry gets a new one.
       document.querySelectorAll("#entry-form input[name=client_key]").forEach(function (i) { i.value = randomKey(); });
     }
@@ -596,7 +616,7 @@
       note.remove();
     });
     note.append(el("div", { class: "actions" }, [ok]));
-    anchor().after(note);
+    place(note, "https-note");
   };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.http import HttpResponse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -26,15 +27,27 @@ AS_OF = re.compile(r"No connection — this is the sheet as of \d\d:\d\d\.")
 
 
 class Network:
-    """No connection. Chromium's offline emulation alone now and then lets a
-    request reach the server (seen here: requests to a host mapped by
-    --host-resolver-rules, and a replay from a sheet a service worker had
-    just started for), so every request is also aborted on its way out."""
+    """No connection. Chromium's offline emulation (and even aborting the
+    request in Playwright's route) now and then lets a request reach the
+    server all the same while telling the page it failed (seen here, most
+    often for a request made just as the page reloads). So while "offline"
+    the server also answers every request with 503, as a proxy with no way
+    through would: what leaks changes nothing, and the phone tries again."""
 
-    def __init__(self, context):
+    def __init__(self, context, monkeypatch):
+        from django.core.handlers.base import BaseHandler
+
         self.context = context
+        self.cut = False
+        real = BaseHandler.get_response
+
+        def get_response(handler, request):
+            return HttpResponse("No way through (test)", status=503) if self.cut else real(handler, request)
+
+        monkeypatch.setattr(BaseHandler, "get_response", get_response)
 
     def set_offline(self, offline: bool) -> None:
+        self.cut = offline
         self.context.set_offline(offline)
         if offline:
             self.context.route("**/*", lambda route: route.abort("internetdisconnected"))
@@ -43,8 +56,8 @@ class Network:
 
 
 @pytest.fixture
-def network(context) -> Network:
-    return Network(context)
+def network(context, monkeypatch) -> Network:
+    return Network(context, monkeypatch)
 
 
 def look(app: App, shot, axe_check, name: str) -> None:
@@ -100,8 +113,8 @@ def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, network, sho
     app.press("Save bids")
     waiting = page.locator("#offline-queue")
     expect(waiting).to_contain_text(WAITING)
-    expect(waiting).to_contain_text("Bids for hand 1: Bids: Bob 5, Ann 4")
-    expect(queued_row(app)).to_contain_text("Not yet sent · Bids for hand 1: Bids: Bob 5, Ann 4")
+    expect(waiting).to_contain_text("Bids for hand 1: Bids: Ann 4, Bob 5")
+    expect(queued_row(app)).to_contain_text("Not yet sent · Bids for hand 1: Bids: Ann 4, Bob 5")
     expect(page.locator("#connection")).not_to_contain_text("nothing was saved")
     assert Match.objects.get(pk=match_id).pending_bidding is None
 
@@ -136,14 +149,14 @@ def test_a_whole_hand_saved_offline_is_stored_exactly_once(app, network, shot, a
     fill_hand(app, (4, 5), (7, 6))
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
-    expect(page.locator("#offline-queue")).to_contain_text("Hand 1: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
+    expect(page.locator("#offline-queue")).to_contain_text("Hand 1: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
     expect(page.locator("#entry-form")).to_be_hidden()
     expect(page.locator("#entry")).to_contain_text("Hand 1 is kept on this phone.")
     look(app, shot, axe_check, "offline-hand-waiting")
 
     page.reload()
     expect(page.locator(".offline-copy")).to_have_text(AS_OF)
-    expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
+    expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
     assert app.hand_count(match_id) == 0
 
     network.set_offline(False)
@@ -213,7 +226,7 @@ def test_a_replay_that_another_device_overtook_shows_both_versions(app, network,
     panel = page.locator(".offline-refused")
     expect(panel).to_contain_text("Hand 1 was not saved")
     expect(panel).to_contain_text("Hand 1 was already saved from another device")
-    expect(panel).to_contain_text("This phone had: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
+    expect(panel).to_contain_text("This phone had: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
     expect(panel).to_contain_text("The server has: Hand 1: Ann 3 / 3 (+30), Bob 6 / 10 (+64)")
     app.expect_totals({"Ann": 30, "Bob": 64})
     look(app, shot, axe_check, "offline-refused")
@@ -221,7 +234,7 @@ def test_a_replay_that_another_device_overtook_shows_both_versions(app, network,
 
     # It stays until the table chooses, through a reload too.
     page.reload()
-    expect(panel).to_contain_text("This phone had: Bids: Bob 5, Ann 4 · Tricks taken: Bob 6, Ann 7")
+    expect(panel).to_contain_text("This phone had: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
     app.tap(panel.get_by_role("button", name="Enter mine again as the next hand"))
     expect(panel).to_have_count(0)
     app.expect_values({"bids_0": 4, "bids_1": 5, "tricks_0": 7, "tricks_1": 6})
@@ -248,11 +261,33 @@ def test_keep_the_servers_version(app, network):
     assert app.hand_count(match_id) == 1
 
 
+def test_a_stale_csrf_token_on_replay_is_renewed_not_reported(app, network, context):
+    page = app.page
+    match_id = open_sheet(app)
+    network.set_offline(True)
+    fill_hand(app, (4, 5), (7, 6))
+    app.press("Save hand 1")
+    expect(page.locator("#offline-queue")).to_contain_text(WAITING)
+    # While the phone is away, its CSRF cookie is renewed (a new secret): the
+    # token the page holds no longer matches, so the first replay gets a 403.
+    host = re.sub(r"^https?://", "", app.url).split(":")[0]
+    context.add_cookies([{"name": "csrftoken", "value": "A" * 32, "domain": host, "path": "/"}])
+    statuses = []
+    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/hands/") else None)
+    network.set_offline(False)
+    expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Hand 1 saved.")
+    assert statuses == [403, 200]
+    expect(page.locator(".offline-refused")).to_have_count(0)
+    expect(page.locator("#connection")).to_be_hidden()
+    app.expect_totals({"Ann": 43, "Bob": 51})
+    assert app.hand_count(match_id) == 1
+
+
 # ------------------------------------------------ plain http, a club address
 
 
 @pytest.fixture
-def club(playwright, live_server, settings, size, transactional_db):
+def club(playwright, live_server, settings, size, transactional_db, monkeypatch):
     """A phone on the club's network: http://club.test:PORT, which the
     browser does not count as a secure context (no service worker)."""
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "club.test"]
@@ -267,7 +302,7 @@ def club(playwright, live_server, settings, size, transactional_db):
     page = context.new_page()
     dev = App(page, live_server, touch=bool(SIZES[size].get("has_touch")))
     dev.url = url
-    yield dev, Network(context)
+    yield dev, Network(context, monkeypatch)
     context.close()
     browser.close()
 
@@ -315,6 +350,7 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
     network.set_offline(False)
     expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Bids saved.")
     expect(page.locator("#entry .bids-in-play")).to_contain_text("Ann 4")
+    expect(page.locator("#offline-queue")).to_have_count(0)
     assert Match.objects.get(pk=match.pk).pending_bidding == {"bids": [4, 5]}
 
     # The hand without a connection, and a reload: no sheet without a service
@@ -324,6 +360,8 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
     app.page.locator("#in-tricks_1").select_option("6")
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
+    expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1")
+    assert app.hand_count(match.pk) == 0
     with pytest.raises(PlaywrightError):
         page.reload()
     expect(page.locator("#totals")).to_have_count(0)  # the browser's own error page

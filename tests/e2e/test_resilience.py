@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import NAMES2
+from .test_offline import Network
 
 pytestmark = pytest.mark.e2e
 
@@ -66,13 +67,13 @@ def test_double_tap_on_save_saves_once(app, touch):
     expect(page.locator("#entry .next-hand h2")).to_have_text("Hand 3")
 
 
-def test_offline_save_is_kept_on_the_phone_and_sent_when_back(app, context):
+def test_offline_save_is_kept_on_the_phone_and_sent_when_back(app, context, monkeypatch):
+    network = Network(context, monkeypatch)
     page = app.page
     match_id = open_spades_sheet(app)
     fill_spades_hand(app, (4, 5), (7, 6))
 
-    context.set_offline(True)
-    context.route("**/*", lambda route: route.abort("internetdisconnected"))  # see Network in test_offline.py
+    network.set_offline(True)
     app.press("Save hand 1")
     waiting = page.locator("#offline-queue")
     expect(waiting).to_have_attribute("data-offline-ui", "queue")
@@ -82,8 +83,7 @@ def test_offline_save_is_kept_on_the_phone_and_sent_when_back(app, context):
     expect(page.locator("#history .queued")).to_contain_text("Not yet sent")
     assert app.hand_count(match_id) == 0
 
-    context.unroute("**/*")
-    context.set_offline(False)
+    network.set_offline(False)
     app.expect_notice("Hand 1 saved.")
     expect(waiting).to_have_count(0)
     expect(page.locator("#connection")).to_be_hidden()
