@@ -511,7 +511,14 @@
     var form = button && (button.form || button.closest("form"));
     var pairs = [];
     (config.formData || new FormData()).forEach(function (v, k) { pairs.push([k, v]); });
-    keep(path, pairs, form, button);
+    keep(path, pairs, form, button).catch(function () {
+      // The phone could not keep it (storage full or blocked): say so, the entry is still in the form.
+      var connection = document.getElementById("connection");
+      if (!connection) return;
+      connection.textContent = "No connection: nothing was saved, and this phone could not keep it. " +
+        "Your entry is still in the form; tap Save again when you are back online.";
+      connection.hidden = false;
+    });
     return true;
   };
 
