@@ -78,6 +78,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "precache": json.dumps(urls),
         "version": _version(tuple(urls)) if not settings.DEBUG else _version.__wrapped__(tuple(urls)),
         "sheet_prefix": json.dumps(reverse("home") + "matches/"),
+        "static_prefix": json.dumps(static("")),
     }
     response = render(request, "pwa/sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

@@ -10,6 +10,8 @@ const STATIC_CACHE = "sk-static-" + VERSION;
 const SHEETS = "sk-sheets-v1";  // shared with offline.js, which stores the sheet as it stands after a save
 const PRECACHE = {{ precache|safe }};
 const SHEET_PREFIX = {{ sheet_prefix|safe }};
+const STATIC_PREFIX = {{ static_prefix|safe }};
+const KEEP_STATIC = 2;  // this version's files and the last one's: a sheet kept before a deploy still finds its own
 const SHEET = new RegExp("^" + SHEET_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "[0-9]{1,18}/$");
 
 self.addEventListener("install", (event) => {
@@ -19,7 +21,10 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("sk-static-") && k !== STATIC_CACHE).map((k) => caches.delete(k))))
+      .then((keys) => {
+        const old = keys.filter((k) => k.startsWith("sk-static-") && k !== STATIC_CACHE);
+        return Promise.all(old.slice(0, Math.max(0, old.length - (KEEP_STATIC - 1))).map((k) => caches.delete(k)));
+      })
       .then(() => self.clients.claim())
   );
 });
@@ -64,7 +69,13 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(sheetFirstFromNetwork(request));
     return;
   }
-  if (PRECACHE.includes(url.pathname)) {
-    event.respondWith(caches.open(STATIC_CACHE).then((cache) => cache.match(url.pathname)).then((hit) => hit || fetch(request)));
+  // Static files: from the cache when there (their names change with their content in production).
+  if (PRECACHE.includes(url.pathname) || url.pathname.startsWith(STATIC_PREFIX)) {
+    event.respondWith(
+      caches.open(STATIC_CACHE)
+        .then((cache) => cache.match(url.pathname))
+        .then((hit) => hit || caches.match(url.pathname))  // a file of the version before
+        .then((hit) => hit || fetch(request))
+    );
   }
 });
