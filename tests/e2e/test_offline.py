@@ -212,6 +212,27 @@ def test_an_edit_saved_offline_is_sent_once(app, network):
     assert app.match(match_id).hands.get(number=1).entry == {"bids": [3, 6], "tricks": [3, 10]}
 
 
+def test_an_undo_saved_offline_is_sent_once(app, network):
+    page = app.page
+    match_id = open_sheet(app, hands=[{"bids": [4, 5], "tricks": [7, 6]}, {"bids": [3, 6], "tricks": [3, 10]}])
+    page.goto(f"/matches/{match_id}/undo/")
+    network.set_offline(True)
+    app.press("Yes, remove hand 2")
+    expect(page.locator("main")).to_contain_text(WAITING)
+    expect(page.locator("#offline-queue")).to_contain_text("Undo of hand 2")
+    expect(page.get_by_role("button", name="Yes, remove hand 2")).to_be_disabled()  # kept once
+    assert app.hand_count(match_id) == 2
+
+    network.set_offline(False)
+    expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Hand 2 removed.")
+    expect(page.locator("#offline-queue")).to_have_count(0)
+    page.goto(f"/matches/{match_id}/")
+    expect(page.locator(".messages")).to_contain_text("Hand 2 removed.")
+    app.expect_totals({"Ann": 43, "Bob": 51})
+    assert app.hand_count(match_id) == 1
+    assert audit_count(match_id, "hand undone") == 1
+
+
 def test_a_replay_that_another_device_overtook_shows_both_versions(app, network, shot, axe_check):
     page = app.page
     match_id = open_sheet(app)
