@@ -16,7 +16,7 @@ from functools import cache
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -78,7 +78,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "precache": json.dumps(urls),
         "version": _version(tuple(urls)) if not settings.DEBUG else _version.__wrapped__(tuple(urls)),
         "sheet_prefix": json.dumps(reverse("home") + "matches/"),
-        "static_prefix": json.dumps(static("")),
+        "static_prefix": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
     }
     response = render(request, "pwa/sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

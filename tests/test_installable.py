@@ -73,6 +73,7 @@ def test_service_worker_is_served_from_the_root_as_javascript_never_cached(clien
     for url in precache:
         static_path(url)
     assert 'const SHEET_PREFIX = "/matches/";' in body
+    assert 'const STATIC_PREFIX = "/static/";' in body
     assert client.post("/sw.js").status_code == 405
 
 
