@@ -16,8 +16,10 @@ from functools import cache
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import get_template
 from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -57,9 +59,10 @@ def _urls() -> list[str]:
 
 @cache
 def _version(urls: tuple[str, ...]) -> str:
-    """Changes whenever a precached file does: its hashed URL (production)
-    or, without hashed URLs, its content."""
+    """Changes whenever the worker's code or a precached file does: the
+    file's hashed URL (production) or, without hashed URLs, its content."""
     digest = hashlib.sha256("|".join(urls).encode())
+    digest.update(get_template("pwa/sw.js").template.source.encode())  # the worker's own code too
     if not settings.STORAGES["staticfiles"]["BACKEND"].endswith("ManifestStaticFilesStorage"):
         from django.contrib.staticfiles import finders
 
@@ -74,13 +77,19 @@ def _version(urls: tuple[str, ...]) -> str:
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     urls = _urls()
-    context = {
-        "precache": json.dumps(urls),
-        "version": _version(tuple(urls)) if not settings.DEBUG else _version.__wrapped__(tuple(urls)),
-        "sheet_prefix": json.dumps(reverse("home") + "matches/"),
-        "static_prefix": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
-    }
-    response = render(request, "pwa/sw.js", context, content_type="text/javascript; charset=utf-8")
+    version = _version(tuple(urls)) if not settings.DEBUG else _version.__wrapped__(tuple(urls))
+    # Browsers ask for the worker on every visit: 304 while this deploy's worker is the one they have.
+    etag = quote_etag(version)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        context = {
+            "precache": json.dumps(urls),
+            "version": version,
+            "sheet_prefix": json.dumps(reverse("home") + "matches/"),
+            "static_prefix": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
+        }
+        response = render(request, "pwa/sw.js", context, content_type="text/javascript; charset=utf-8")
+    response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = reverse("home")
     return response

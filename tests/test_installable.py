@@ -75,6 +75,10 @@ def test_service_worker_is_served_from_the_root_as_javascript_never_cached(clien
     assert 'const SHEET_PREFIX = "/matches/";' in body
     assert 'const STATIC_PREFIX = "/static/";' in body
     assert client.post("/sw.js").status_code == 405
+    # Asked again on the next visit: nothing to send while it has not changed.
+    again = client.get("/sw.js", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+    assert again.content == b""
 
 
 def test_service_worker_and_manifest_name_the_hashed_files_of_a_deploy(client, settings, tmp_path):
