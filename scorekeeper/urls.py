@@ -8,6 +8,7 @@ from . import converters  # noqa: F401 - registers <id:...>
 from .access import views as access
 from .access.login_form import LoginForm
 from .backups import views as backups
+from .installable import manifest, service_worker
 from .matches.views import confirm, corrections, lifecycle, sheet
 from .players import views as players
 from .tournaments.views import organiser, public
@@ -32,6 +33,11 @@ urlpatterns = [
         lifecycle.match_action,
         name="match_action",
     ),
+]
+
+urlpatterns += [
+    path("sw.js", service_worker, name="service_worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
 ]
 
 urlpatterns += [

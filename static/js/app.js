@@ -67,9 +67,12 @@
     el.hidden = !text;
     if (text) el.scrollIntoView({ block: "nearest" });
   };
-  document.addEventListener("htmx:sendError", function () {
-    banner("No connection: nothing was saved. Your entry is still in the form; tap Save again when you are back online.");
+  document.addEventListener("htmx:sendError", function (event) {
+    // A save is kept on the phone and sent later (offline.js says so); anything else can wait.
+    if (window.ScorekeeperOffline && window.ScorekeeperOffline.takes(event)) return;
+    banner("No connection at the moment. What you save is kept on this phone and sent when the connection is back.");
   });
+  window.addEventListener("online", function () { banner(""); });
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     // A refusal in words (400: the form was out of date) is shown as it is.

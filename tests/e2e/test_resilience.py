@@ -1,5 +1,6 @@
 """Saving at a real table: a double tap saves one hand, and a save without a
-connection says so, keeps the entry and works when tried again."""
+connection is kept on the phone and sent when the connection is back
+(more in test_offline.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import NAMES2
+from .test_offline import Network
 
 pytestmark = pytest.mark.e2e
 
@@ -65,28 +67,26 @@ def test_double_tap_on_save_saves_once(app, touch):
     expect(page.locator("#entry .next-hand h2")).to_have_text("Hand 3")
 
 
-def test_offline_save_says_nothing_was_saved_and_keeps_the_entry(app, context):
+def test_offline_save_is_kept_on_the_phone_and_sent_when_back(app, context, monkeypatch):
+    network = Network(context, monkeypatch)
     page = app.page
     match_id = open_spades_sheet(app)
     fill_spades_hand(app, (4, 5), (7, 6))
 
-    context.set_offline(True)
+    network.set_offline(True)
     app.press("Save hand 1")
-    connection = page.locator("#connection")
-    expect(connection).to_be_visible()
-    expect(connection).to_have_attribute("role", "alert")
-    expect(connection).to_contain_text("nothing was saved")
-    # The entry is still in the form, as it was.
-    expect(page.locator("#entry details.more")).to_have_attribute("open", "")
-    app.expect_values({"bids_0": 4, "bids_1": 5, "tricks_0": 7, "tricks_1": 6})
-    expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_enabled()
+    waiting = page.locator("#offline-queue")
+    expect(waiting).to_have_attribute("data-offline-ui", "queue")
+    expect(waiting.get_by_role("status")).to_contain_text(
+        "Saved on this phone — will be sent when the connection is back."
+    )
+    expect(page.locator("#history .queued")).to_contain_text("Not yet sent")
     assert app.hand_count(match_id) == 0
-    app.expect_history_rows(0)
 
-    context.set_offline(False)
-    app.press("Save hand 1")
+    network.set_offline(False)
     app.expect_notice("Hand 1 saved.")
-    expect(connection).to_be_hidden()
+    expect(waiting).to_have_count(0)
+    expect(page.locator("#connection")).to_be_hidden()
     app.expect_history_rows(1)
     app.expect_totals({"Ann": 43, "Bob": 51})
     page.wait_for_timeout(500)

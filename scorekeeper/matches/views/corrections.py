@@ -46,6 +46,8 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     except ServiceError as error:
         if error.code == "locked":  # the match ended since this device drew the page
             return refuse(request, error.message)
+        if request.htmx:  # the phone's offline queue sending it later: the refusal in words
+            return refusal(error.message, CONFLICT if error.code in ("conflict", "closed") else UNPROCESSABLE)
         if error.code == "conflict":
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
@@ -62,6 +64,10 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     if sheet.match.confirm_hands:  # this phone shows the corrected hand's card, to pass across
         remember_entry(request, response, sheet.entry_keys.get(number))
     return response
+
+
+def refusal(message: str, status: int) -> HttpResponse:
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
 def _edit_page(request, sheet: ScoreSheet, number: int, values, *, errors=None, error=None, status=200):
@@ -113,6 +119,8 @@ def edit_preview(request: HttpRequest, match: Match, number: int, actor: Actor) 
 def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
+        if request.method == "POST" and request.htmx:
+            return refusal(_("There is no hand to undo."), CONFLICT)
         messages.info(request, _("There is no hand to undo."))
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
@@ -128,6 +136,8 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     except ServiceError as error:
         if error.code == "locked":
             return refuse(request, error.message)
+        if request.htmx:  # the phone's offline queue sending it later: the refusal in words
+            return refusal(error.message, CONFLICT)
         messages.error(request, error.message)
     else:
         messages.success(
