@@ -39,7 +39,7 @@ PRECACHE = (
     "icons/icon-512.png",
 )
 THEME_LIGHT = "#14532d"
-THEME_DARK = "#0f1113"
+THEME_DARK = "#15271c"  # the top bar in the dark (app.css)
 ICONS = (
     ("icons/icon.svg", "any", "image/svg+xml"),
     ("icons/icon-192.png", "192x192", "image/png"),

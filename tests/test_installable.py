@@ -56,7 +56,7 @@ def test_every_page_links_the_manifest_and_the_theme_colours(client):
     page = client.get("/login/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert 'name="theme-color" content="#14532d" media="(prefers-color-scheme: light)"' in page
-    assert 'name="theme-color" content="#0f1113" media="(prefers-color-scheme: dark)"' in page
+    assert 'name="theme-color" content="#15271c" media="(prefers-color-scheme: dark)"' in page
     assert 'src="/static/js/sw-register.js" data-sw="/sw.js"' in page
 
 

@@ -72,7 +72,7 @@
   var parse = function (html) { return new DOMParser().parseFromString(html, "text/html"); };
 
   // The CSRF token as the page carries it (base.html's hx-headers, or a
-  // form's hidden field): never read from the cookie, which may be HttpOnly.
+  // form's hidden field), never from the browser's store: that one is HttpOnly.
   var tokenIn = function (doc) {
     try {
       var headers = JSON.parse(doc.body.getAttribute("hx-headers") || "{}");
