@@ -67,20 +67,23 @@
     el.hidden = !text;
     if (text) el.scrollIntoView({ block: "nearest" });
   };
+  var isPoll = function (event) { return event.detail.elt && event.detail.elt.id === "changed"; };  // live.js: it tries again by itself
   document.addEventListener("htmx:sendError", function (event) {
+    if (isPoll(event)) return;
     // A save is kept on the phone and sent later (offline.js says so); anything else can wait.
     if (window.ScorekeeperOffline && window.ScorekeeperOffline.takes(event)) return;
     banner("No connection at the moment. What you save is kept on this phone and sent when the connection is back.");
   });
   window.addEventListener("online", function () { banner(""); });
   document.addEventListener("htmx:responseError", function (event) {
+    if (isPoll(event)) return;
     var xhr = event.detail.xhr;
     // A refusal in words (400: the form was out of date) is shown as it is.
     var words = (xhr.getResponseHeader("Content-Type") || "").indexOf("text/plain") === 0 ? xhr.responseText : "";
     banner(words || "The server could not save this (error " + xhr.status + "). Your entry is still in the form; try again.");
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful) banner("");
+    if (event.detail.successful && !isPoll(event)) banner("");  // a poll's 304 says nothing about a save
   });
 
   document.addEventListener("click", function (event) {

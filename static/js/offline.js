@@ -100,9 +100,18 @@
   var drop = function (entry) { return idb.del(entry.id, store); };
 
   // What was typed, in words: "Bids: Ann 4, Bob 5", "How did the deal end? Stock was closed".
+  var onScreen = function (node) {  // what a node says on screen: not what only screen readers hear, nor notes
+    var copy = node.cloneNode(true);
+    copy.querySelectorAll(".visually-hidden, .auto-note").forEach(function (n) { n.remove(); });
+    return clean(copy.textContent);
+  };
   var labelOf = function (input) {
     var label = input.labels && input.labels[0];
-    return clean(label ? label.textContent : input.getAttribute("aria-label") || input.name);
+    return label ? onScreen(label) : clean(input.getAttribute("aria-label") || input.name);
+  };
+  var legendOf = function (fieldset) {
+    var legend = fieldset && Array.prototype.filter.call(fieldset.children, function (c) { return c.tagName === "LEGEND"; })[0];
+    return legend ? onScreen(legend) : "";
   };
   var describe = function (form, fields) {
     var groups = [], byName = {};
@@ -111,10 +120,13 @@
       if (BASIS.indexOf(name) >= 0 || value === "") return;
       var inputs = form ? Array.prototype.filter.call(form.elements, function (e) { return e.name === name; }) : [];
       var input = inputs.filter(function (e) { return (e.type === "radio" || e.type === "checkbox") && e.value === value; })[0] || inputs[0];
-      var legend = input && input.closest("fieldset") && input.closest("fieldset").querySelector("legend");
-      var group = legend ? clean(clean(legend.textContent).split(/[,(]/)[0]) : "";
+      var own = input && input.closest("fieldset");
+      // A player's chips (a radio group whose legend is the name) inside the group of all players' (its legend: "Bids, in bidding order").
+      var outer = own && own.classList.contains("chips") && own.parentElement ? legendOf(own.parentElement.closest("fieldset")) : "";
+      var group = clean((outer || legendOf(own)).split(/[,(]/)[0]);
       var item;
       if (!input) item = name + " " + value;
+      else if (outer && input.type === "radio") item = legendOf(own) + " " + labelOf(input);
       else if (input.tagName === "SELECT") {
         var option = Array.prototype.filter.call(input.options, function (o) { return o.value === value; })[0];
         item = labelOf(input) + " " + (option ? clean(option.text) : value);
@@ -460,19 +472,25 @@
   };
 
   // Put the phone's entry into a form (the next hand's, or an edit).
+  // Chips are radio groups: the phone's value is checked, and announced (the preview, the tricks
+  // filled in as the rest) by a change on it; a group this fills in counts as chosen by hand.
   var fill = function (form, entry) {
+    var filled = [];
     entry.fields.forEach(function (f) {
       if (BASIS.indexOf(f[0]) >= 0) return;
       Array.prototype.forEach.call(form.elements, function (input) {
         if (input.name !== f[0]) return;
         if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === f[1];
         else input.value = f[1];
-        input.dataset.touched = "1";
+        if ((input.type === "radio" || input.type === "checkbox") && !input.checked) return;
+        var auto = input.closest("[data-auto]");
+        if (auto) auto.dataset.touched = "1";
+        filled.push(input);
         input.dispatchEvent(new Event("change", { bubbles: true }));
       });
     });
     form.querySelectorAll("details").forEach(function (d) {
-      if (Array.prototype.some.call(d.querySelectorAll("select, input"), function (i) { return i.value && i.type !== "radio" && i.type !== "hidden"; })) d.open = true;
+      if (filled.some(function (i) { return i.type !== "hidden" && i.value !== "" && d.contains(i); })) d.open = true;
     });
   };
   var refill = function (entry) {
@@ -511,8 +529,11 @@
     var form = button && (button.form || button.closest("form"));
     var pairs = [];
     (config.formData || new FormData()).forEach(function (v, k) { pairs.push([k, v]); });
+    // What was typed in the form is now kept: the form no longer holds anything of its own.
+    if (form && form.id === "entry-form") formDirty = false;
     keep(path, pairs, form, button).catch(function () {
       // The phone could not keep it (storage full or blocked): say so, the entry is still in the form.
+      if (form && form.id === "entry-form") formDirty = true;
       var connection = document.getElementById("connection");
       if (!connection) return;
       connection.textContent = "No connection: nothing was saved, and this phone could not keep it. " +
@@ -570,7 +591,7 @@
     if (!here || offlineCopy || !window.caches || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     if (document.querySelector("p#changed")) return;  // another device changed it: this copy is behind
     var copy = document.documentElement.cloneNode(true);
-    copy.querySelectorAll("[data-offline-ui], .messages, #entry > .banner, .htmx-request").forEach(function (n) { n.remove(); });
+    copy.querySelectorAll("[data-offline-ui], .messages, #entry > .banner, #changed > .banner, .htmx-request").forEach(function (n) { n.remove(); });
     var connection = copy.querySelector("#connection");
     if (connection) { connection.hidden = true; connection.textContent = ""; }
     copy.querySelectorAll("form[hidden]").forEach(function (f) { f.hidden = false; });

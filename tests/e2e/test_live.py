@@ -116,7 +116,7 @@ def test_bids_and_a_hand_saved_on_one_phone_show_on_the_other(app, new_context, 
 
     # Bob's phone saves the hand: Bob 6 tricks, Ann's fill in as 7.
     bob.step_to("tricks_1", 6, max_taps=0)
-    expect(bob.page.locator("#in-tricks_0")).to_have_value("7")
+    expect(bob.chosen("tricks_0")).to_have_value("7")
     bob.press("Save hand 1")
     bob.expect_notice("Hand 1 saved.")
     saved = time.monotonic()
@@ -142,7 +142,7 @@ def test_bids_and_a_hand_saved_on_one_phone_show_on_the_other(app, new_context, 
     app.step_to("bids_0", 3, max_taps=0)  # hand 2: Ann bids first
     app.step_to("bids_1", 3, max_taps=0)
     app.step_to("tricks_0", 6, max_taps=0)
-    expect(page.locator("#in-tricks_1")).to_have_value("7")
+    expect(app.chosen("tricks_1")).to_have_value("7")
     app.press("Save hand 2")
     app.expect_notice("Hand 2 saved.")
     # Ann 3/6: 33 (bags 6). Bob 3/7: 34 (bags 5). Totals 76, 85. And on Bob's phone too.
@@ -223,7 +223,7 @@ def test_typing_is_kept_when_only_a_past_hand_is_corrected(app, new_context, liv
 
     # It saves on the basis it had: hand 3, no bids in force.
     app.step_to("bids_0", 4, max_taps=0)
-    expect(page.locator("#in-tricks_0")).to_have_value("8")
+    expect(app.chosen("tricks_0")).to_have_value("8")
     app.press("Save hand 3")
     app.expect_notice("Hand 3 saved.")
     # Ann 4/8: 44 (bags 11: -100, 1 carried); Bob 4/5: 41. Totals 21, 125.

@@ -85,9 +85,9 @@ def test_whole_hand_at_once_has_one_primary_button_and_counts_tricks_by_the_tric
     count = page.locator("#entry fieldset[data-sum-to] #tricks-entered")
     expect(count).to_have_text("Tricks entered: 15 of 13.")
     expect(page.locator("#preview")).not_to_contain_text("Tricks entered")
-    steppers = page.locator("#entry fieldset[data-sum-to] .stepper").last.bounding_box()
+    tricks = page.locator("#entry fieldset[data-sum-to] fieldset.chips").last.bounding_box()
     message = count.bounding_box()
-    assert 0 <= message["y"] - (steppers["y"] + steppers["height"]) < 40, "the count is not right under the tricks"
+    assert 0 <= message["y"] - (tricks["y"] + tricks["height"]) < 40, "the count is not right under the tricks"
     shot("mends-whole-hand-tricks-off")
     app.step_to("tricks_0", 5, max_taps=0)
     expect(count).to_be_hidden()
@@ -103,10 +103,13 @@ def test_the_edit_page_previews_and_lists_the_bids_in_bidding_order(app, shot):
     user = logged_in(app)
     hands = [{"bids": [4, 5], "tricks": [6, 7]}, {"bids": [3, 3], "tricks": [3, 10]}]
     match = app.make_match("spades", NAMES2, {"target": 500}, hands, owner=user)
-    # Hand 2: Bob draws first, so Ann bids first (RULES.md 2.1).
-    page.goto(f"/matches/{match.pk}/hands/2/edit/")
     bids = page.locator("fieldset", has=page.locator("legend", has_text="Bids, in bidding order"))
-    expect(bids.locator(".stepper > label")).to_have_text(["Ann", "Bob"])
+    # Hand 1: Ann draws first, so Bob bids first (RULES.md 2.1): not the seat order.
+    page.goto(f"/matches/{match.pk}/hands/1/edit/")
+    expect(bids.locator("fieldset.chips > legend")).to_have_text(["Bob", "Ann"])
+    # Hand 2: Bob draws first, so Ann bids first.
+    page.goto(f"/matches/{match.pk}/hands/2/edit/")
+    expect(bids.locator("fieldset.chips > legend")).to_have_text(["Ann", "Bob"])
     # The preview as it stands: Ann bid 3 took 3: +30; Bob bid 3 took 10: 30 + 7 bags.
     app.expect_preview({"Ann": "+30", "Bob": "+37"})
     app.step_to("tricks_0", 4, max_taps=0)
@@ -256,7 +259,9 @@ def finished_tournament(user, game="spades"):
 
     actor = Actor.organiser(user)
     names, options, hands, _heading = FINISHED["spades"]
-    t = services.create_tournament(name="Club night", game=game, format="swiss", options=options, rounds=1, actor=actor)
+    t = services.create_tournament(  # no confirmation by the other side: the last hand ends the event
+        name="Club night", game=game, format="swiss", options=options, rounds=1, confirm_hands=False, actor=actor
+    )
     services.register_players(tournament_id=t.pk, text="Ann\nBob", actor=actor)
     rnd = services.propose_round(tournament_id=t.pk, actor=actor)
     services.publish_round(round_id=rnd.pk, actor=actor)

@@ -88,10 +88,12 @@ def wait_for_worker(app: App) -> None:
 
 
 def fill_hand(app: App, bids, tricks) -> None:
+    """Bids and tricks tapped on the chips, the whole hand at once."""
     app.open_all_at_once()
     for seat in (0, 1):
-        app.page.locator(f"#in-bids_{seat}").select_option(str(bids[seat]))
-        app.page.locator(f"#in-tricks_{seat}").select_option(str(tricks[seat]))
+        app.step_to(f"bids_{seat}", bids[seat])
+    app.set_tricks({0: tricks[0], 1: tricks[1]})
+    app.expect_values({"bids_0": bids[0], "bids_1": bids[1]})
 
 
 def audit_count(match_id: int, action: str) -> int:
@@ -108,8 +110,8 @@ def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, network, sho
     wait_for_worker(app)
 
     network.set_offline(True)
-    page.locator("#in-bids_0").select_option("4")
-    page.locator("#in-bids_1").select_option("5")
+    app.step_to("bids_0", 4)
+    app.step_to("bids_1", 5)
     app.press("Save bids")
     waiting = page.locator("#offline-queue")
     expect(waiting).to_contain_text(WAITING)
@@ -192,8 +194,9 @@ def test_an_edit_saved_offline_is_sent_once(app, network):
     page.goto(f"/matches/{match_id}/hands/1/edit/")
     network.set_offline(True)
     # Ann 3/3: 30; Bob 6/10: 60 + 4 = 64.
-    for name, value in (("bids_0", "3"), ("bids_1", "6"), ("tricks_0", "3"), ("tricks_1", "10")):
-        page.locator(f"#in-{name}").select_option(value)
+    app.step_to("bids_0", 3)
+    app.step_to("bids_1", 6)
+    app.set_tricks({0: 3, 1: 10})
     app.press("Save hand 1")
     expect(page.locator("main")).to_contain_text(WAITING)
     # Back to the sheet without a connection: the copy, with the change waiting.
@@ -362,8 +365,8 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
 
     # Bids without a connection: kept, and sent by themselves when it is back.
     network.set_offline(True)
-    page.locator("#in-bids_0").select_option("4")
-    page.locator("#in-bids_1").select_option("5")
+    app.step_to("bids_0", 4)
+    app.step_to("bids_1", 5)
     app.press("Save bids")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
     page.wait_for_timeout(500)
@@ -377,8 +380,7 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
     # The hand without a connection, and a reload: no sheet without a service
     # worker, but the entry is kept and sent on the next page load.
     network.set_offline(True)
-    app.page.locator("#in-tricks_0").select_option("7")
-    app.page.locator("#in-tricks_1").select_option("6")
+    app.set_tricks({0: 7, 1: 6})
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
     expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1")
