@@ -46,7 +46,7 @@ def enter_hand_1(app: App) -> None:
     app.step_to("bids_1", 5, max_taps=0)
     app.step_to("bids_0", 4, max_taps=0)
     app.step_to("tricks_1", 6, max_taps=0)
-    expect(app.page.locator("#in-tricks_0")).to_have_value("7")
+    expect(app.chosen("tricks_0")).to_have_value("7")
     app.press("Save hand 1")
 
 
@@ -141,8 +141,8 @@ def test_a_second_phone_confirms_and_something_wrong_reopens(app, new_context, l
 
     # The first phone corrects it (Bob took 7, Ann 6): its card comes back.
     entering.page.goto(f"/matches/{match_id}/hands/1/edit/")
-    entering.page.locator("#in-tricks_1").select_option("7")
-    entering.page.locator("#in-tricks_0").select_option("6")
+    entering.step_to("tricks_1", 7)
+    entering.step_to("tricks_0", 6)
     entering.press("Save hand 1")
     card = entering.page.get_by_role("dialog", name="Pass the phone: check hand 1")
     expect(card).to_contain_text(re.compile(r"Bob\s*\+52"))

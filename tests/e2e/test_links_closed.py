@@ -29,7 +29,7 @@ def test_a_device_cannot_write_once_the_match_has_ended(app: App, new_context, l
     save_bids(bob, ann=4, bob=5)
     bob.expect_notice("Bids saved")
     bob.step_to("tricks_1", 6, max_taps=0)  # Bob 6: Ann's 7 filled in
-    expect(bob.page.locator("#in-tricks_0")).to_have_value("7")
+    expect(bob.chosen("tricks_0")).to_have_value("7")
     match = Match.objects.get(pk=match_id)
     abandon_match(match_id=match_id, actor=Actor.organiser(match.owner))
     version = Match.objects.get(pk=match_id).version
@@ -37,7 +37,7 @@ def test_a_device_cannot_write_once_the_match_has_ended(app: App, new_context, l
     bob.press("Save hand 1")
     banner = bob.page.locator("#connection")
     expect(banner).to_have_text(ABANDONED)
-    expect(bob.page.locator("#in-tricks_0")).to_have_value("7")  # what was typed stays in the form
+    expect(bob.chosen("tricks_0")).to_have_value("7")  # what was typed stays in the form
     assert (Match.objects.get(pk=match_id).version, Match.objects.get(pk=match_id).hands_played) == (version, 0)
     bob.page.evaluate("window.scrollTo(0, 0)")
     bob.page.screenshot(path=str(screenshot_dir / f"device-refused-ended--{size}.png"), full_page=True)
