@@ -238,3 +238,13 @@ def test_the_sheet_and_the_standings_show_the_clock_and_time_up(organiser):
     assert "completed hands count, the totals decide" in sheet
     standings = text_of(client_for().get(f"/tournaments/{t.pk}/standings/"))
     assert "Time is up" in standings
+
+
+def test_a_paused_clock_shows_paused_with_the_time_left_and_counts_no_more(organiser):
+    t, rnd, tables = four_tables(organiser, round_minutes=30)
+    client = client_for(organiser)
+    Round.objects.filter(pk=rnd.pk).update(paused_remaining=12 * 60 + 5)
+    desk = text_of(client.get(f"/tournaments/{t.pk}/rounds/{rnd.pk}/desk/"))
+    assert "Round clock paused" in desk and "12:05 left" in desk and 'value="resume"' in desk
+    sheet = text_of(client.get(f"/matches/{tables[0].match_id}/"))
+    assert "12:05 left" in sheet and "data-clock-ends" not in sheet and "Time is up" not in sheet
