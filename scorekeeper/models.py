@@ -310,6 +310,9 @@ class Round(models.Model):
     byes = models.JSONField(default=list, blank=True, help_text="Player ids with a bye this round")
     published_at = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True, help_text="The round's time limit")
+    paused_remaining = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds left when the organiser paused the round's clock"
+    )
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

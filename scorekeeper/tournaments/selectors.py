@@ -426,3 +426,8 @@ def rating_seeds(game: str, player_ids: list[int]) -> dict[int, int]:
         ),
     )
     return {player_ids[k]: seed for seed, k in enumerate(order)}
+
+
+# ------------------------------------------------- director's desk, clock
+
+from .desk import FILTERS, Desk, DeskTable, RoundClock, clock_stamp, desk, desk_stamp, round_clock  # noqa: E402, F401

@@ -5,15 +5,20 @@ changed otherwise)."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from ...access.decorators import tournament_organiser_required
 from ...access.qr import qr_svg
@@ -379,3 +384,99 @@ def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor
         "now": timezone.now(),
     }
     return render(request, "tournaments/end_table.html", context)
+
+
+# --------------------------------------------------------- director's desk
+
+
+DESK_POLL_SECONDS = 10
+DESK_FILTERS = (
+    ("all", _lazy("All tables")),
+    ("not_started", _lazy("Not started")),
+    ("slow", _lazy("Slow")),
+    ("needs_me", _lazy("Needs me")),
+)
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@tournament_organiser_required
+def desk(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    """Every table of a round as its organisers watch it, filtered by
+    ``?show=`` (not_started, slow, needs_me). Polled every 10 s (htmx) with
+    the ETag of what it shows: 304 while no table was saved, the clock did
+    not change and the minute did not turn (the "4 min ago")."""
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    if rnd.status == Round.Status.PROPOSED:
+        return redirect("tournament_round", tournament.pk, rnd.pk)
+    return _render_desk(request, tournament, rnd)
+
+
+def _render_desk(request, tournament: Tournament, rnd: Round, *, error: str | None = None, status: int = 200):
+    show = request.GET.get("show") or "all"
+    if show not in selectors.FILTERS:
+        show = "all"
+    now = timezone.now()
+    etag = quote_etag(
+        f"{selectors.desk_stamp(rnd.pk)}/{selectors.clock_stamp(rnd)}/{show}/{int(now.timestamp() // 60)}"
+    )
+    if request.htmx and error is None:
+        unchanged = get_conditional_response(request, etag=etag)
+        if unchanged is not None:
+            unchanged["ETag"] = etag
+            return unchanged
+    base = reverse("tournament_desk", args=[tournament.pk, rnd.pk])
+    desk = selectors.desk(rnd, filter=show, now=now)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "desk": desk,
+        "clock_stamp": selectors.clock_stamp(rnd),
+        "filters": [(value, label, desk.counts[value]) for value, label in DESK_FILTERS],
+        "base_url": base,
+        "poll_url": base + (f"?show={show}" if show != "all" else ""),
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+        "poll_seconds": DESK_POLL_SECONDS,
+        "error": error,
+    }
+    template = "tournaments/desk.html#live" if request.htmx and error is None else "tournaments/desk.html"
+    response = render(request, template, context, status=status)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_POST
+@tournament_organiser_required
+def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
+    """``action`` pause, resume, add (5 minutes) or end (the round: every
+    table still playing ends, the totals decide), based on ``clock``."""
+    rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
+    action = request.POST.get("action")
+    try:
+        if action == "end":
+            numbers = services.end_round(round_id=rnd.pk, actor=actor)
+        else:
+            services.change_clock(
+                round_id=rnd.pk, action=action or "", based_on=request.POST.get("clock", ""), actor=actor
+            )
+    except ServiceError as e:
+        rnd.refresh_from_db()
+        status = CONFLICT if e.code in ("state", "conflict") else UNPROCESSABLE
+        return _render_desk(request, tournament, rnd, error=e.message, status=status)
+    if action == "end":
+        messages.success(
+            request,
+            _("Round %(r)d ended: tables %(t)s ended, their current totals decide.")
+            % {"r": rnd.number, "t": ", ".join(str(n) for n in numbers)},
+        )
+    else:
+        messages.success(
+            request,
+            {
+                "pause": _("Round clock paused."),
+                "resume": _("Round clock running again."),
+                "add": _("%(m)d minutes added to the round.") % {"m": services.ADD_MINUTES},
+            }[action],
+        )
+    return redirect("tournament_desk", tournament.pk, rnd.pk)

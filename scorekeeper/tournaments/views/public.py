@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from ...access.decorators import public_or_organiser
-from ...models import Tournament
+from ...models import Round, Tournament
 from .. import exports, selectors
 from ..standings_cache import current_generation, drawn_standings, poll_answer
 from ..standings_html import corrections, live_tables, standings_rows
@@ -52,6 +52,10 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
         return {**context, "standings_html": drawn_standings(tournament, generation, lambda: _draw(tournament))}
 
     if not request.htmx:
+        # The round clock, counted down in the browser (outside the polled part).
+        context["current_round"] = (
+            Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING).order_by("-number").first()
+        )
         return render(request, "tournaments/standings.html", drawn())
     body = poll_answer(
         tournament, generation, big, lambda: render_to_string("tournaments/standings.html#live", drawn())
