@@ -49,8 +49,8 @@ def scorer_required(view=None, *, replays_first: bool = False, after_the_end: bo
                 raise Http404("No such match")
             if actor is None:
                 return refuse(request)
-            replay = replays_first and _saved_before(request, match)
-            if links_closed(match, actor) and not (after_the_end or replay):
+            # The replay check is a query: asked only of a device whose match has ended.
+            if links_closed(match, actor) and not (after_the_end or (replays_first and _saved_before(request, match))):
                 return refuse(request, closed_message(match))
             return view(request, match, *args, actor=actor, **kwargs)
 
