@@ -127,7 +127,7 @@ NOT_FROM_A_REQUEST = {
     "tournaments/standings_cache.py": "int(bool) in a cache key",
     "players/selectors.py": "player ids the statistics keep as text",
     "tournaments/desk.py": "whole seconds and minutes of the clock's own times",
-    "tournaments/services.py": "whole seconds left on a paused round clock",
+    "tournaments/clock.py": "whole seconds left on a paused round clock",
     "tournaments/views/organiser.py": "the minute in the desk's ETag",
 }
 

@@ -28,7 +28,7 @@ from ...matches.forms import parse_options
 from ...models import Entrant, Round, Table, Tournament
 from ...numbers import plain_int, typed
 from ...scoring import GAMES, game_specs, get_game
-from .. import links, selectors, services
+from .. import clock, links, selectors, services
 from ..formats import SEATED_FORMATS, formats_for
 
 UNPROCESSABLE = 422  # a field is wrong
@@ -455,9 +455,9 @@ def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, acto
     action = request.POST.get("action")
     try:
         if action == "end":
-            numbers = services.end_round(round_id=rnd.pk, actor=actor)
+            numbers = clock.end_round(round_id=rnd.pk, actor=actor)
         else:
-            services.change_clock(
+            clock.change_clock(
                 round_id=rnd.pk, action=action or "", based_on=request.POST.get("clock", ""), actor=actor
             )
     except ServiceError as e:
@@ -476,7 +476,7 @@ def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, acto
             {
                 "pause": _("Round clock paused."),
                 "resume": _("Round clock running again."),
-                "add": _("%(m)d minutes added to the round.") % {"m": services.ADD_MINUTES},
+                "add": _("%(m)d minutes added to the round.") % {"m": clock.ADD_MINUTES},
             }[action],
         )
     return redirect("tournament_desk", tournament.pk, rnd.pk)
