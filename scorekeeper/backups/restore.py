@@ -98,32 +98,33 @@ class _Match:
     corrected_at: datetime | None
 
 
+def _numbered(data: dict, key: str, noun: str, twice: str):
+    """(where, item, its id) of each object of the list ``data[key]``,
+    every id a number used once."""
+    seen: set[int] = set()
+    for i, item in enumerate(_list(data, key, _("the file"))):
+        where = noun % {"n": i + 1}
+        if not isinstance(item, dict):
+            raise _fail(_("%(where)s is not an object.") % {"where": where})
+        ref = _int(item.get("id"), where)
+        if ref in seen:
+            raise _fail(twice % {"id": ref})
+        seen.add(ref)
+        yield where, item, ref
+
+
 def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
     """Everything in the file checked, nothing written: (player names by the
     file's ids, the matches scored, the tournaments). Raises ServiceError
     naming what is wrong."""
     names: dict[int, str] = {}
-    for i, p in enumerate(_list(data, "players", _("the file"))):
-        where = _("player %(n)d") % {"n": i + 1}
-        if not isinstance(p, dict):
-            raise _fail(_("%(where)s is not an object.") % {"where": where})
-        ref = _int(p.get("id"), where)
-        if ref in names:
-            raise _fail(_("two players have the number %(id)d.") % {"id": ref})
+    for where, p, ref in _numbered(data, "players", _("player %(n)d"), _("two players have the number %(id)d.")):
         try:
             names[ref] = clean_player_name(p.get("name"))
         except ServiceError as e:
             raise _fail(f"{where}: {e.message}") from None
     matches: list[_Match] = []
-    seen: set[int] = set()
-    for i, m in enumerate(_list(data, "matches", _("the file"))):
-        where = _("match %(n)d") % {"n": i + 1}
-        if not isinstance(m, dict):
-            raise _fail(_("%(where)s is not an object.") % {"where": where})
-        ref = _int(m.get("id"), where)
-        if ref in seen:
-            raise _fail(_("two matches have the number %(id)d.") % {"id": ref})
-        seen.add(ref)
+    for where, m, ref in _numbered(data, "matches", _("match %(n)d"), _("two matches have the number %(id)d.")):
         game = m.get("game")
         if game not in GAMES:
             raise _fail(_("%(where)s: the game %(game)r is not one of ours.") % {"where": where, "game": game})
