@@ -46,3 +46,23 @@ def call_wsgi(app, method: str, path: str, *, body: bytes = b"", headers: dict |
     answer = []
     content = b"".join(app(environ, lambda status, pairs: answer.append((status, dict(pairs)))))
     return answer[0][0], answer[0][1], content
+
+
+def measured_get(app, path: str, *, headers: dict | None = None, query: str = ""):
+    """(status line, {header: value}, body, SQL queries, (wall ms, CPU ms)) of
+    one GET through ``app``, the queries counted on the default connection."""
+    import time
+
+    from django.db import connection
+
+    queries = []
+
+    def count(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        start, cpu = time.perf_counter(), time.process_time()
+        status, answer_headers, body = call_wsgi(app, "GET", path, headers=headers, query=query)
+        ms = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
+    return status, answer_headers, body, len(queries), ms

@@ -29,13 +29,12 @@ import shutil
 import statistics
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.environment import call_wsgi, environment  # noqa: E402
+from bench.environment import environment, measured_get  # noqa: E402
 
 RUNS = 41
 DEVICES = 550
@@ -88,17 +87,8 @@ def run() -> None:
     device = {"HTTP_COOKIE": f"{GRANT_COOKIE}={response.cookies[GRANT_COOKIE].value}", "HTTP_HX_REQUEST": "true"}
 
     def get(path: str, query: str = "", **extra) -> tuple[str, bytes, int, tuple[float, float]]:
-        queries = []
-
-        def count(execute, sql, params, many, context):
-            queries.append(sql)
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(count):
-            start, cpu = time.perf_counter(), time.process_time()
-            status, _h, body = call_wsgi(app, "GET", path, headers={**device, **extra}, query=query)
-            ms = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
-        return status, body, len(queries), ms
+        status, _h, body, queries, ms = measured_get(app, path, headers={**device, **extra}, query=query)
+        return status, body, queries, ms
 
     sheet_url = f"/matches/{match.pk}/"
     poll_url = f"/matches/{match.pk}/changed/"

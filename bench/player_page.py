@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.environment import call_wsgi, environment  # noqa: E402
+from bench.environment import environment, measured_get  # noqa: E402
 
 RUNS = 7
 
@@ -146,18 +146,9 @@ def run(count: int, profile: bool = False) -> None:
     app = WSGIHandler()
 
     def get(path: str):
-        queries = []
-
-        def tally(execute, sql, params, many, context):
-            queries.append(sql)
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(tally):
-            start, cpu = time.perf_counter(), time.process_time()
-            status, _headers, body = call_wsgi(app, "GET", path)
-            ms = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
+        status, _headers, body, queries, ms = measured_get(app, path)
         assert status.startswith("200"), status
-        return len(queries), ms, len(body)
+        return queries, ms, len(body)
 
     def measure(path: str, before=None):
         figures = []

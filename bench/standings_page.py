@@ -38,7 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.environment import call_wsgi, environment  # noqa: E402
+from bench.environment import environment, measured_get  # noqa: E402
 
 SLOW_RUNS = 7  # requests that work out the standings (each after a change or with the cache emptied)
 FAST_RUNS = 25  # requests answered from the cache
@@ -77,17 +77,7 @@ def run(sizes) -> None:
 
     def get(path: str, **headers) -> tuple[str, dict, bytes, int, tuple[float, float]]:
         """(status, headers, body, queries, (wall ms, CPU ms)) of one GET."""
-        queries = []
-
-        def count(execute, sql, params, many, context):
-            queries.append(sql)
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(count):
-            start, cpu = time.perf_counter(), time.process_time()
-            status, answer_headers, body = call_wsgi(app, "GET", path, headers=headers)
-            ms = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
-        return status, answer_headers, body, len(queries), ms
+        return measured_get(app, path, headers=headers)
 
     def login_page():
         status, _h, body, queries, ms = get("/login/")
