@@ -3,6 +3,8 @@ walks its hands through the game module and builds the result (1.2)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any
 
 from .base import Game, HandError, InvalidHand, _, check_bool, check_int, describe, is_bool, is_int, message_of
@@ -116,6 +118,13 @@ def _check_options(options: Any, game: Game, players: list[str]) -> dict:
     return result
 
 
+@functools.cache
+def _explains_on_demand(game: Game) -> bool:
+    """Does the game's score_hand take ``explain`` (and skip its why-lines
+    when not asked)? A game written without it is scored as before."""
+    return "explain" in inspect.signature(game.score_hand).parameters
+
+
 def run(match: Any, explain: bool = False) -> dict:
     """Score a whole match; with ``explain`` each hand also gets ``why``."""
     return _walk(match, explain)[2]
@@ -124,6 +133,7 @@ def run(match: Any, explain: bool = False) -> dict:
 def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
     game, players, options, hands = parse_match(match)
     state = game.new_state(players, options)
+    lazy = _explains_on_demand(game)
     n = len(players)
     totals = [0] * n
     scored = []
@@ -135,7 +145,7 @@ def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
             raise InvalidHand(_in_hand(k, _("a hand must be an object, got %(value)s", value=describe(hand))), k)
         try:
             game.check_hand(state, hand, k)
-            score = game.score_hand(state, hand, k, explain)
+            score = game.score_hand(state, hand, k, explain) if lazy else game.score_hand(state, hand, k)
         except HandError as error:
             raise InvalidHand(_in_hand(k, message_of(error)), k) from None
         totals = [t + p for t, p in zip(totals, score.points, strict=True)]
