@@ -25,7 +25,7 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils.translation import get_language, gettext, ngettext
 
-from .scoring import GameSpec, get_game
+from .scoring import GameSpec, game_specs, get_game
 from .scoring.base import Text, translate
 
 
@@ -39,6 +39,11 @@ def shown(value: Any) -> Any:
 def shown_message(error: BaseException) -> str:
     """An engine error (InvalidHand) as its reader should see it."""
     return shown(getattr(error, "message", None) or str(error))
+
+
+def shown_specs() -> list[GameSpec]:
+    """Every game's description in the active language, in menu order."""
+    return [shown_spec(spec) for spec in game_specs()]
 
 
 def shown_preview(preview: dict) -> dict:

@@ -29,7 +29,8 @@ def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed:
             tail = _("check them; what you had chosen here was not saved.")
         else:
             tail = _("what you had chosen here was not saved.")
-        return f"{text.rstrip('.')}: {tail}"
+        # Translators: what another device changed (its full stop dropped), then that the typing was not saved.
+        return _("%(change)s: %(tail)s") % {"change": text.rstrip(".۔"), "tail": tail}
     return text
 
 

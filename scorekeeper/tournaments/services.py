@@ -210,7 +210,8 @@ def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registra
             try:
                 name = clean_player_name(raw)
             except ServiceError as error:
-                result.errors.append(f"{raw[:40]}…: {error.message}")
+                # Translators: a name that could not be registered (cut at 40 characters), then why.
+                result.errors.append(_("%(name)s…: %(problem)s") % {"name": raw[:40], "problem": error.message})
                 continue
             key = name_key(name)
             if key in wanted:
