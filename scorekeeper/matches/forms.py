@@ -52,8 +52,8 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
                 _parse_value(
                     spec_field,
                     data.get(input_name(spec_field, seat)),
-                    # Translators: which input an error is about: "Ann: tricks" (a player and a field).
                     lambda name=name, spec_field=spec_field: (
+                        # Translators: which input an error is about: "Ann: tricks" (a player and a field).
                         _("%(name)s: %(field)s") % {"name": name, "field": spec_field.label.lower()}
                     ),
                     parsed,

@@ -496,8 +496,8 @@ def _require_bidding_in_force(match: Match, shown: dict | None) -> None:
             "bids": describe_bidding(spec, match.player_names, match.pending_bidding),
             "when": when,
         }
-    # Translators: %(message)s says who changed the bids; the rest asks to check them.
     raise ServiceError(
+        # Translators: %(message)s says who changed the bids; the rest asks to check them.
         _("%(message)s Nothing was changed: check them below, then enter again.") % {"message": message},
         code="bids_changed",
     )

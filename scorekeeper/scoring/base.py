@@ -170,9 +170,9 @@ def check_int(value: Any, lo: int, hi: int | None, what: Any) -> int:
     if type(value) is not int or value < lo or (hi is not None and value > hi):
         what = _words(what)
         if hi is None:
-            # Translators: %(what)s names a value, e.g. "The option "target"" or "Ann's tricks".
             raise HandError(
                 _(
+                    # Translators: %(what)s names a value, e.g. "The option "target"" or "Ann's tricks".
                     "%(what)s must be a whole number of %(lo)s or more, got %(value)s",
                     what=what,
                     lo=lo,
@@ -197,8 +197,8 @@ def check_player(value: Any, players: list[str], what: Any) -> int:
         what = _words(what)
         seats = or_words(str(i) for i in range(len(players)))
         raise HandError(
-            # Translators: %(seats)s is "0 or 1" (seat numbers).
             _(
+                # Translators: %(seats)s is "0 or 1" (seat numbers).
                 "%(what)s must be a player number (%(seats)s), got %(value)s",
                 what=what,
                 seats=seats,

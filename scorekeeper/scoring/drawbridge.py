@@ -267,17 +267,20 @@ class DrawBridge(Game):
                     sum_text = _("%(sum)s x %(mult)s", sum=sum_text, mult=mult)
             result = str(points[declarer])
             sum_text = result if sum_text == result else _("%(sum)s = %(result)s", sum=sum_text, result=result)
-            # Translators: a why-line, e.g. "4♥ doubled, 10 tricks: 4 over six x 30 x 2 = 240".
             why[declarer] = _(
-                "%(contract)s, %(tricks)s tricks: %(sum)s", contract=contract, tricks=tricks, sum=sum_text
+                # Translators: a why-line, e.g. "4♥ doubled, 10 tricks: 4 over six x 30 x 2 = 240".
+                "%(contract)s, %(tricks)s tricks: %(sum)s",
+                contract=contract,
+                tricks=tricks,
+                sum=sum_text,
             )
             why[defender] = DEFENDING_WHY
         else:
             down = need - tricks
             per = state.options["undertrick_points"]
             if mult > 1:
-                # Translators: a why-line for the defenders, e.g. "2 down x 50 x 2 = 200".
                 why[defender] = _(
+                    # Translators: a why-line for the defenders, e.g. "2 down x 50 x 2 = 200".
                     "%(down)s down x %(per)s x %(mult)s = %(points)s",
                     down=down,
                     per=per,

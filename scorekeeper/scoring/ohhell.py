@@ -262,9 +262,9 @@ class OhHell(Game):
             points.append(self._score_player(state, c, bid, taken))
             made.append(bid == taken)
             if explain:
-                # Translators: a why-line: "bid 3, took 3: 10 + 3 = 13"; %(reason)s is the sum or "missed, 0".
                 why.append(
                     _(
+                        # Translators: a why-line: "bid 3, took 3: 10 + 3 = 13"; %(reason)s is the sum or "missed, 0".
                         "bid %(bid)s, took %(took)s: %(reason)s",
                         bid=bid,
                         took=taken,

@@ -278,15 +278,15 @@ class SixtySix(Game):
 
             def line():
                 if value == 3:
-                    # Translators: a why-line: Ann claimed 66 wrongly (with 60 card points); Bob scores 3.
                     return _(
+                        # Translators: a why-line: Ann claimed 66 wrongly (with 60 card points); Bob scores 3.
                         "false claim by %(name)s (%(points)s); %(other)s took no trick: 3",
                         name=name,
                         points=points[player],
                         other=other_name,
                     )
-                # Translators: a why-line: Ann claimed 66 wrongly (with 60 card points); Bob scores 2.
                 return _(
+                    # Translators: a why-line: Ann claimed 66 wrongly (with 60 card points); Bob scores 2.
                     "false claim by %(name)s (%(points)s): %(other)s wins 2",
                     name=name,
                     points=points[player],
@@ -318,15 +318,15 @@ class SixtySix(Game):
                 else:
                     reason = _("%(name)s closed and fell short", name=name)
                 if trick_at_close:
-                    # Translators: a why-line: %(reason)s says how the close failed; Bob scores 2.
                     return _(
+                        # Translators: a why-line: %(reason)s says how the close failed; Bob scores 2.
                         "%(reason)s; %(other)s had a trick at the close: %(value)s",
                         reason=reason,
                         other=other_name,
                         value=value,
                     )
-                # Translators: a why-line: %(reason)s says how the close failed; Bob scores 3.
                 return _(
+                    # Translators: a why-line: %(reason)s says how the close failed; Bob scores 3.
                     "%(reason)s; %(other)s had no trick at the close: %(value)s",
                     reason=reason,
                     other=other_name,

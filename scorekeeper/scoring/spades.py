@@ -174,8 +174,8 @@ class Spades(Game):
         line = self._why_before_penalty(state, bid, taken)
         if not penalty:
             return line
-        # Translators: a why-line and what the bags cost: "bid 4, took 6: 40 + 2 bags; 10 bags reached: -100".
         return _(
+            # Translators: a why-line and what the bags cost: "bid 4, took 6: 40 + 2 bags; 10 bags reached: -100".
             "%(why)s; %(bags)s bags reached: %(penalty)s",
             why=line,
             bags=BAG_LIMIT * penalty // BAG_PENALTY,
@@ -190,8 +190,8 @@ class Spades(Game):
                 # Translators: a why-line: %(nil)s is "Nil" or "Blind Nil", %(value)s 100 or 200.
                 return _("%(nil)s made: +%(value)s", nil=label, value=value)
             if state.options["failed_nil_bags"]:
-                # Translators: a why-line, e.g. "Nil failed (2 tricks): -100 + 2 bags".
                 return ngettext(
+                    # Translators: a why-line, e.g. "Nil failed (2 tricks): -100 + 2 bags".
                     "%(nil)s failed (%(n)s trick): -%(value)s + %(n)s bag",
                     "%(nil)s failed (%(n)s tricks): -%(value)s + %(n)s bags",
                     taken,
@@ -199,8 +199,8 @@ class Spades(Game):
                     n=taken,
                     value=value,
                 )
-            # Translators: a why-line, e.g. "Blind Nil failed (1 trick): -200".
             return ngettext(
+                # Translators: a why-line, e.g. "Blind Nil failed (1 trick): -200".
                 "%(nil)s failed (%(n)s trick): -%(value)s",
                 "%(nil)s failed (%(n)s tricks): -%(value)s",
                 taken,
@@ -213,8 +213,8 @@ class Spades(Game):
             if not over:
                 # Translators: a why-line, e.g. "bid 4, took 4: 40".
                 return _("bid %(bid)s, took %(took)s: %(points)s", bid=bid, took=taken, points=10 * bid)
-            # Translators: a why-line, e.g. "bid 4, took 6: 40 + 2 bags" (a bag: a trick over the bid).
             return ngettext(
+                # Translators: a why-line, e.g. "bid 4, took 6: 40 + 2 bags" (a bag: a trick over the bid).
                 "bid %(bid)s, took %(took)s: %(points)s + %(bags)s bag",
                 "bid %(bid)s, took %(took)s: %(points)s + %(bags)s bags",
                 over,
