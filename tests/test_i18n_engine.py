@@ -18,11 +18,13 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import translation
 
+from scorekeeper.audit import Actor
 from scorekeeper.i18n import shown, shown_spec
+from scorekeeper.matches.selectors import match_history
 from scorekeeper.scoring import InvalidHand, get_game, preview_hand, score_match
 from scorekeeper.scoring.base import Text
 
-from .conftest import HX, basis, text_of
+from .conftest import HX, basis, deal, play, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +52,8 @@ URDU = {
     ),
     "Spades": "سپیڈز",
     "Bid": "بولی",
+    "deal recorded": "ڈیل درج ہوئی",
+    "organiser %(name)s": "منتظم %(name)s",
 }
 ENGLISH_PROBLEM = "Hand 1: tricks add up to 15, but 13 tricks are played"
 URDU_PROBLEM = "ہاتھ 1: چالوں کا جوڑ 15 ہے، مگر 13 چالیں کھیلی جاتی ہیں"
@@ -189,3 +193,15 @@ def test_the_games_description_is_translated_for_the_pages_only(urdu):
     assert spades.name == "Spades" and spades.hand_fields[0].label == "Bid"  # the engine's own, untouched
     with translation.override("en"):
         assert shown_spec(spades).name == "Spades"
+
+
+def test_the_history_of_changes_says_what_and_who_in_the_readers_language(urdu, make_match, organiser):
+    match = make_match("sixtysix")
+    play(match, deal("out", 0, [70, 30]), actor=Actor.organiser(organiser))
+    with translation.override("ur"):
+        change = match_history(match)[0]
+    assert (change.action, change.who) == ("ڈیل درج ہوئی", "منتظم olga")
+    assert change.event.actor == "organiser olga"  # stored as English data
+    with translation.override("en"):
+        change = match_history(match)[0]
+    assert (change.action, change.who) == ("deal recorded", "organiser olga")

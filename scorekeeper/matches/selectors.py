@@ -17,7 +17,7 @@ from ..models import AuditEvent, Hand, Match, Table
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
-from .wording import action_words, change_words
+from .wording import action_words, actor_words, change_words
 
 BIDDING_ACTIONS = ("bids saved", "bids cleared")
 
@@ -285,7 +285,7 @@ SHEET_ACTIONS = (
 def latest_change(match_id: int) -> AuditEvent | None:
     """The newest change of what a match's sheet shows, with who made it (the live sheet's note)."""
     events = AuditEvent.objects.filter(match_id=match_id, action__in=SHEET_ACTIONS)
-    return events.select_related("user", "link").order_by("-at", "-id").first()
+    return events.select_related("user").order_by("-at", "-id").first()
 
 
 def poll_state(match_id: int) -> tuple[int, bool] | None:
@@ -318,6 +318,7 @@ class Change:
     action: str  # "deal recorded" where the game says deal
     before: str
     after: str
+    who: str = ""  # the actor in the reader's language (event.actor is the stored English)
 
 
 def match_history(match: Match) -> list[Change]:
@@ -331,6 +332,7 @@ def match_history(match: Match) -> list[Change]:
             action_words(spec, event.action),
             change_words(spec, names, event.before),
             change_words(spec, names, event.after),
+            actor_words(event.actor),
         )
         for event in events
     ]

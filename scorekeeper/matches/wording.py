@@ -111,6 +111,22 @@ OTHER_ACTIONS = {
 }
 
 
+def actor_words(stored: str) -> str:
+    """Who made a change, in the reader's language. The audit log stores
+    it as English data (``audit.Actor``: "organiser olga", "device (table
+    7)", "system"); the name or label inside is kept as it was then."""
+    if stored.startswith("organiser "):
+        return _("organiser %(name)s") % {"name": stored.removeprefix("organiser ")}
+    if stored.startswith("device (") and stored.endswith(")"):
+        return _("device (%(label)s)") % {"label": stored[len("device (") : -1]}
+    if stored in STORED_ACTORS:
+        return _(stored)
+    return stored
+
+
+STORED_ACTORS = {gettext_noop("system"), gettext_noop("demo data")}
+
+
 def action_words(spec: GameSpec, action: str) -> str:
     """An audit action as the game says it: "deal recorded", "contract saved"."""
     first, _space, rest = action.partition(" ")
