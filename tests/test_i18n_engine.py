@@ -205,3 +205,17 @@ def test_the_history_of_changes_says_what_and_who_in_the_readers_language(urdu, 
     with translation.override("en"):
         change = match_history(match)[0]
     assert (change.action, change.who) == ("deal recorded", "organiser olga")
+
+
+def test_standings_drawn_for_one_language_are_not_shown_in_another(urdu, db):
+    from types import SimpleNamespace
+
+    from scorekeeper.tournaments.standings_cache import drawn_standings
+
+    event = SimpleNamespace(pk=987654)
+    with translation.override("ur"):
+        assert drawn_standings(event, "g1", lambda: "<td>ٹیبل 3</td>") == "<td>ٹیبل 3</td>"
+    with translation.override("en"):
+        assert drawn_standings(event, "g1", lambda: "<td>Table 3</td>") == "<td>Table 3</td>"
+    with translation.override("ur"):
+        assert drawn_standings(event, "g1", lambda: "drawn again") == "<td>ٹیبل 3</td>"  # kept, per language
