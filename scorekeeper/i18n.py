@@ -23,6 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from django.utils.autoreload import file_changed
 from django.utils.translation import get_language, gettext, ngettext
 
 from .scoring import GameSpec, game_specs, get_game
@@ -94,6 +95,13 @@ def _translated_spec(game_id: str, language: str | None) -> GameSpec:
 @receiver(setting_changed)
 def _forget_translations(*, setting: str, **kwargs) -> None:
     if setting in {"USE_I18N", "LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        _translated_spec.cache_clear()
+
+
+@receiver(file_changed)
+def _forget_translations_on_a_new_catalogue(*, file_path, **kwargs) -> None:
+    """runserver: a compiled catalogue changed (Django reloads its own)."""
+    if file_path.suffix == ".mo":
         _translated_spec.cache_clear()
 
 
