@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext as _
 
 from .audit import Actor
 from .errors import ServiceError
@@ -23,7 +24,7 @@ class PlayerForm(forms.ModelForm):
             raise forms.ValidationError(error.message) from None
         same = Player.objects.filter(key=name_key(name)).exclude(pk=self.instance.pk)
         if same.exists():
-            raise forms.ValidationError("There is already a player called %(name)s.", params={"name": name})
+            raise forms.ValidationError(_("There is already a player called %(name)s."), params={"name": name})
         return name
 
 

@@ -100,7 +100,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
     home = reverse("home")
     data = {
         "name": "Scorekeeper",
-        "short_name": "Scores",
+        # Translators: the app's name under its icon on a phone's home screen; 12 letters at most.
+        "short_name": _("Scores"),
         "description": _("Keeps score for card games played with real cards."),
         "id": home,
         "start_url": home,

@@ -20,7 +20,8 @@ from django.core.exceptions import (
 )
 from django.http import HttpResponseBadRequest, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 CSP = "; ".join(
     [
@@ -57,10 +58,7 @@ def reject_nul_bytes(get_response):
             return any("\x00" in key or any("\x00" in v for v in values) for key, values in query_dict.lists())
 
         if "\x00" in request.path or has_nul(request.GET) or (request.method == "POST" and has_nul(request.POST)):
-            return HttpResponseBadRequest(
-                "The request contained an invalid character (a NUL byte). Nothing was saved.",
-                content_type="text/plain; charset=utf-8",
-            )
+            return _plain_400(request, NUL_BYTE)
         return get_response(request)
 
     return middleware
@@ -69,8 +67,22 @@ def reject_nul_bytes(get_response):
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _plain_400(message: str) -> HttpResponseBadRequest:
-    return HttpResponseBadRequest(f"{message} Nothing was saved.", content_type="text/plain; charset=utf-8")
+# Marked here, translated when refused: these answers are given before
+# (or without) the middleware that chooses the language, so _plain_400
+# chooses it from the request itself (the language cookie, Accept-Language).
+NUL_BYTE = gettext_noop("The request contained an invalid character (a NUL byte). Nothing was saved.")
+NOT_UTF8 = gettext_noop("The form was not sent as UTF-8 text. Nothing was saved.")
+TOO_LARGE = gettext_noop("The form was too large. Nothing was saved.")
+TOO_MANY_FIELDS = gettext_noop("The form had too many fields. Nothing was saved.")
+UNREADABLE_FORM = gettext_noop("The form could not be read. Nothing was saved.")
+UNREADABLE_REQUEST = gettext_noop("The request could not be read. Nothing was saved.")
+
+
+def _plain_400(request, message: str) -> HttpResponseBadRequest:
+    if settings.USE_I18N:
+        with translation.override(translation.get_language_from_request(request)):
+            message = translation.gettext(message)
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
 
 
 def refuse_undecodable_bodies(get_response):
@@ -94,7 +106,7 @@ def refuse_undecodable_bodies(get_response):
             except LookupError:
                 utf8 = False
             if not utf8:
-                return _plain_400("The form was not sent as UTF-8 text.")
+                return _plain_400(request, NOT_UTF8)
             request.encoding = "utf-8"
         try:
             body = request.body
@@ -105,13 +117,13 @@ def refuse_undecodable_bodies(get_response):
                     parse_qsl(text, keep_blank_values=True, errors="strict", max_num_fields=None)
             request.POST  # noqa: B018 - parsed now, so nothing later meets a parse error
         except UnicodeDecodeError:
-            return _plain_400("The form was not sent as UTF-8 text.")
+            return _plain_400(request, NOT_UTF8)
         except RequestDataTooBig:
-            return _plain_400("The form was too large.")
+            return _plain_400(request, TOO_LARGE)
         except TooManyFieldsSent:
-            return _plain_400("The form had too many fields.")
+            return _plain_400(request, TOO_MANY_FIELDS)
         except (MultiPartParserError, TooManyFilesSent, BadRequest, SuspiciousOperation, UnreadablePostError):
-            return _plain_400("The form could not be read.")
+            return _plain_400(request, UNREADABLE_FORM)
         return get_response(request)
 
     return middleware
@@ -120,7 +132,7 @@ def refuse_undecodable_bodies(get_response):
 def bad_request(request, exception=None):
     """The 400 page: plain words, and it reads nothing of the request (the
     default page runs the CSRF check again, which reads the form again)."""
-    return _plain_400("The request could not be read.")
+    return _plain_400(request, UNREADABLE_REQUEST)
 
 
 SESSION_SEEN = "seen"

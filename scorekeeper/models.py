@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .i18n import shown
 from .scoring import GAMES
 
 NAME_MAX_LENGTH = 40
@@ -21,7 +22,7 @@ def game_name(game_id: str) -> str:
     ``choices``: the registry is the one list of games (a fifth game needs
     no migration), and the services check a new match's game against it."""
     game = GAMES.get(game_id)
-    return game.spec.name if game else game_id
+    return shown(game.spec.name) if game else game_id
 
 
 def name_key(name: str) -> str:

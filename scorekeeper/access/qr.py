@@ -3,6 +3,7 @@
 import io
 
 import segno
+from django.utils.translation import gettext
 
 
 def qr_svg(url: str, scale: int = 4) -> str:
@@ -14,7 +15,7 @@ def qr_svg(url: str, scale: int = 4) -> str:
         border=2,
         xmldecl=False,
         svgns=True,
-        title="QR code of the scoring link",
+        title=gettext("QR code of the scoring link"),
         dark="#000",
         light="#fff",
     )

@@ -14,6 +14,8 @@ from collections import defaultdict
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ..models import Entrant, Hand, Match, Player, Round, Seat, Table, Tournament
 from ..scoring import score_match
@@ -152,8 +154,14 @@ def sheet_csv_rows(match: Match) -> list[list]:
     entries = list(match.hands.order_by("number").values_list("entry", flat=True))
     result = score_match(match.engine_input(entries))
     names = [csv_safe(n) for n in match.player_names]
-    rows = [["hand", *(f"{n} points" for n in names), *(f"{n} total" for n in names)]]
+    rows = [
+        [
+            pgettext("CSV column", "hand"),
+            *(_("%(name)s points") % {"name": n} for n in names),
+            *(_("%(name)s total") % {"name": n} for n in names),
+        ]
+    ]
     for number, row in enumerate(result["hands"], start=1):
         rows.append([number, *row["points"], *row["totals"]])
-    rows.append(["total", *result["totals"], *([""] * len(names))])
+    rows.append([pgettext("CSV row", "total"), *result["totals"], *([""] * len(names))])
     return rows

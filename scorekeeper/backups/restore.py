@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
+from ..i18n import shown, shown_message
 from ..models import Entrant, Hand, Match, Round, Seat, Table, Tournament
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, check_bidding, score_match
@@ -122,7 +123,7 @@ def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
         try:
             names[ref] = clean_player_name(p.get("name"))
         except ServiceError as e:
-            raise _fail(f"{where}: {e.message}") from None
+            raise _fail(_("%(where)s: %(problem)s") % {"where": where, "problem": e.message}) from None
     matches: list[_Match] = []
     for where, m, ref in _numbered(data, "matches", _("match %(n)d"), _("two matches have the number %(id)d.")):
         game = m.get("game")
@@ -135,7 +136,12 @@ def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
         if len(set(players)) != len(players):
             raise _fail(_("%(where)s: a player sits in two seats.") % {"where": where})
         seat_names = [names[p] for p in players]
-        label = f"{where} ({GAMES[game].spec.name}: {' · '.join(seat_names)})"
+        # Translators: which match of a backup is at fault: "match 3 (Spades: Ann · Bob)".
+        label = _("%(where)s (%(game)s: %(players)s)") % {
+            "where": where,
+            "game": shown(GAMES[game].spec.name),
+            "players": " · ".join(seat_names),
+        }
         hands = _list(m, "hands", label)
         options = m.get("options") or {}
         engine_input = {"game": game, "players": seat_names, "options": options, "hands": hands}
@@ -145,7 +151,8 @@ def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
             if bids is not None:
                 check_bidding(engine_input, bids)  # refuses bids in play after the end too
         except InvalidHand as error:
-            raise _fail(f"{label}: {error}") from None
+            # Translators: the match at fault, then the engine's message, which names the hand: "Hand 2: ...".
+            raise _fail(_("%(where)s: %(problem)s") % {"where": label, "problem": shown_message(error)}) from None
         confirmations = m.get("confirmations") or [""] * len(hands)
         if len(confirmations) != len(hands) or any(c not in Hand.Confirmation.values for c in confirmations):
             raise _fail(_("%(where)s: the hands' confirmations do not match the hands.") % {"where": label})
@@ -175,7 +182,8 @@ def check(data: dict) -> tuple[dict[int, str], list[_Match], list[dict]]:
         where = _("tournament %(n)d") % {"n": i + 1}
         if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
             raise _fail(_("%(where)s needs a name.") % {"where": where})
-        where = f"{where} ({t['name']})"
+        # Translators: which tournament of a backup is at fault: "tournament 2 (Spring cup)".
+        where = _("%(where)s (%(name)s)") % {"where": where, "name": t["name"]}
         if t.get("game") not in GAMES:
             raise _fail(_("%(where)s: the game %(game)r is not one of ours.") % {"where": where, "game": t.get("game")})
         if t.get("format") not in Tournament.Format.values or t.get("status") not in Tournament.Status.values:

@@ -8,6 +8,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from ..access.permissions import Viewer
+from ..i18n import shown
 from ..models import Match
 from ..scoring import InvalidHand, preview_hand
 from .confirmation import DISPUTED, PENDING
@@ -41,7 +42,7 @@ def card_for(sheet: ScoreSheet, number: int, *, same_phone: bool = False) -> Che
     row = sheet.rows[number - 1]
     earlier = {**sheet.engine_input, "hands": sheet.engine_input["hands"][: number - 1]}
     try:
-        why = preview_hand(earlier, row.entry)["hand"].get("why") or []
+        why = shown(preview_hand(earlier, row.entry)["hand"].get("why") or [])
     except InvalidHand:  # a stored hand a stricter rule refuses: the sheet says so
         why = []
     lines = [

@@ -52,7 +52,10 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
                 _parse_value(
                     spec_field,
                     data.get(input_name(spec_field, seat)),
-                    f"{name}: {spec_field.label.lower()}",
+                    lambda name=name, spec_field=spec_field: (
+                        # Translators: which input an error is about: "Ann: tricks" (a player and a field).
+                        _("%(name)s: %(field)s") % {"name": name, "field": spec_field.label.lower()}
+                    ),
                     parsed,
                     input_name(spec_field, seat),
                 )
@@ -66,14 +69,20 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
     return parsed
 
 
-def _parse_value(spec_field: Field, raw: Any, what: str, parsed: Parsed, name: str) -> Any:
+def _words(what: Any) -> str:
+    return what() if callable(what) else what
+
+
+def _parse_value(spec_field: Field, raw: Any, what: Any, parsed: Parsed, name: str) -> Any:
+    """``what``: the field's words in an error, or a function making them
+    (only called for an error: a saved hand builds no message)."""
     raw = typed(raw)
     if raw == "":
         if spec_field.required and not spec_field.omit_if_false:
-            parsed.errors[name] = _("%(what)s: this is needed.") % {"what": what}
+            parsed.errors[name] = _("%(what)s: this is needed.") % {"what": _words(what)}
         return None
     if len(raw) > MAX_RAW_LENGTH:
-        parsed.errors[name] = _("%(what)s: that is not a value this field takes.") % {"what": what}
+        parsed.errors[name] = _("%(what)s: that is not a value this field takes.") % {"what": _words(what)}
         return None
     for value, _label in spec_field.choices:
         if raw == str(value):
@@ -81,16 +90,16 @@ def _parse_value(spec_field: Field, raw: Any, what: str, parsed: Parsed, name: s
     if spec_field.kind in ("int", "player"):
         number = plain_int(raw)
         if number is None:
-            parsed.errors[name] = _("%(what)s: enter a whole number.") % {"what": what}
+            parsed.errors[name] = _("%(what)s: enter a whole number.") % {"what": _words(what)}
         return number
     if spec_field.kind == "bool":
         if raw.lower() in TRUE_WORDS:
             return True
         if raw.lower() in FALSE_WORDS:
             return False
-        parsed.errors[name] = _("%(what)s: answer yes or no.") % {"what": what}
+        parsed.errors[name] = _("%(what)s: answer yes or no.") % {"what": _words(what)}
         return None
-    parsed.errors[name] = _("%(what)s: choose one of the options.") % {"what": what}
+    parsed.errors[name] = _("%(what)s: choose one of the options.") % {"what": _words(what)}
     return None
 
 
@@ -192,4 +201,4 @@ def _outdated(what: str) -> str:
     return _(
         "Nothing was saved: this form is out of date or damaged (it did not carry %(what)s). "
         "Reload the page and enter it again."
-    ) % {"what": what}
+    ) % {"what": _words(what)}

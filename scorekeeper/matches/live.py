@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from ..i18n import plays_deals
 from ..models import AuditEvent
 from .selectors import ScoreSheet
 from .services import describe_bidding
@@ -28,7 +29,8 @@ def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed:
             tail = _("check them; what you had chosen here was not saved.")
         else:
             tail = _("what you had chosen here was not saved.")
-        return f"{text.rstrip('.')}: {tail}"
+        # Translators: what another device changed (its full stop dropped), then that the typing was not saved.
+        return _("%(change)s: %(tail)s") % {"change": text.rstrip(".۔"), "tail": tail}
     return text
 
 
@@ -37,7 +39,7 @@ def _describe(sheet: ScoreSheet, change: AuditEvent | None) -> str:
         return _("Another device changed this match.")
     spec = sheet.spec
     n = change.hand_number
-    deal = spec.hand_noun == "deal"
+    deal = plays_deals(spec)
     on = _on(change)
     words = {
         "hand recorded": _("Deal %(n)s was saved %(on)s.") if deal else _("Hand %(n)s was saved %(on)s."),

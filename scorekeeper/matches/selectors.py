@@ -12,11 +12,12 @@ from typing import Any
 from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
+from ..i18n import hands_count, shown, shown_spec
 from ..models import AuditEvent, Hand, Match, Table
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
-from .wording import action_words, change_words
+from .wording import action_words, actor_words, change_words
 
 BIDDING_ACTIONS = ("bids saved", "bids cleared")
 
@@ -68,7 +69,9 @@ class ScoreSheet:
     next_hand: dict | None
     hints: dict
     pending: dict | None  # bids/contract of the hand in play
-    problem: str | None = None  # a stored hand the rules no longer accept
+    # A stored hand the rules no longer accept: the engine's message (English
+    # data); ``problem`` is it in the reader's language.
+    broken_message: str | None = None
     ended_early: bool = False  # a tournament table ended by the organiser
     entry_keys: dict[int, str] = field(default_factory=dict)  # hand number -> its one-time key
 
@@ -106,9 +109,13 @@ class ScoreSheet:
         hand and its bids in force, or the end, the abandon, a broken hand.
         The live poll sends it back; while it is the same, the panel (and
         what is being typed in it) is left alone."""
-        state = [self.match.status, self.finished, self.problem, self.next_hand, self.pending]
+        state = [self.match.status, self.finished, self.broken_message, self.next_hand, self.pending]
         text = json.dumps(state, sort_keys=True, default=str)
         return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+
+    @property
+    def problem(self) -> str | None:
+        return shown(self.broken_message) if self.broken_message else None
 
     @property
     def history_newest_first(self) -> list[HistoryRow]:
@@ -178,9 +185,11 @@ class ScoreSheet:
             _("%(name)s %(total)s") % {"name": name, "total": total}
             for name, total in zip(self.names, self.totals, strict=True)
         )
-        hands = len(self.rows)
-        noun = self.spec.hand_noun if hands == 1 else f"{self.spec.hand_noun}s"
-        text = _("Running totals, %(n)d %(noun)s. Final: %(finals)s.") % {"n": hands, "noun": noun, "finals": finals}
+        # Translators: %(hands)s is "1 hand", "5 deals"... (counted in the game's own word).
+        text = _("Running totals, %(hands)s. Final: %(finals)s.") % {
+            "hands": hands_count(self.spec, len(self.rows)),
+            "finals": finals,
+        }
         if self.chart and self.chart.target is not None:
             text += " " + _("Target %(t)s.") % {"t": self.chart.target}
         return text
@@ -231,7 +240,7 @@ def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:
     finished = result["finished"] and broken is None
     return ScoreSheet(
         match=match,
-        spec=get_game(match.game).spec,
+        spec=shown_spec(get_game(match.game).spec),
         rows=rows,
         totals=result["totals"],
         finished=finished,
@@ -239,7 +248,7 @@ def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:
         next_hand=result["next_hand"],
         hints={} if finished or broken else hints,
         pending=None if finished or broken else match.pending_bidding,
-        problem=str(broken) if broken else None,
+        broken_message=broken.message if broken else None,
         ended_early=ended_early,
     )
 
@@ -247,7 +256,7 @@ def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:
 def entry_context(match: Match) -> tuple[GameSpec, list[str]]:
     """What parsing a hand of this match needs: the game's spec and the
     players' names in seat order."""
-    return get_game(match.game).spec, match.player_names
+    return shown_spec(get_game(match.game).spec), match.player_names
 
 
 def last_bidding_change(match_id: int) -> AuditEvent | None:
@@ -276,7 +285,7 @@ SHEET_ACTIONS = (
 def latest_change(match_id: int) -> AuditEvent | None:
     """The newest change of what a match's sheet shows, with who made it (the live sheet's note)."""
     events = AuditEvent.objects.filter(match_id=match_id, action__in=SHEET_ACTIONS)
-    return events.select_related("user", "link").order_by("-at", "-id").first()
+    return events.select_related("user").order_by("-at", "-id").first()
 
 
 def poll_state(match_id: int) -> tuple[int, bool] | None:
@@ -309,12 +318,13 @@ class Change:
     action: str  # "deal recorded" where the game says deal
     before: str
     after: str
+    who: str = ""  # the actor in the reader's language (event.actor is the stored English)
 
 
 def match_history(match: Match) -> list[Change]:
     """Every change of a match, newest first, worded from the game's spec
     ("Ann bid 4, took 6 · Bob bid 5, took 7")."""
-    spec, names = get_game(match.game).spec, match.player_names
+    spec, names = shown_spec(get_game(match.game).spec), match.player_names
     events = match.audit_events.select_related("user").order_by("-at", "-id")
     return [
         Change(
@@ -322,6 +332,7 @@ def match_history(match: Match) -> list[Change]:
             action_words(spec, event.action),
             change_words(spec, names, event.before),
             change_words(spec, names, event.after),
+            actor_words(event.actor),
         )
         for event in events
     ]

@@ -31,6 +31,7 @@ from ..access.confirming import may_check
 from ..access.permissions import closed_message
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
+from ..i18n import shown, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
@@ -152,7 +153,7 @@ def save_bidding(
     try:
         check_bidding(match.engine_input(entries), bidding)
     except InvalidHand as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(shown_message(error)) from None
     before = match.pending_bidding
     match.pending_bidding = bidding
     _save(match, ["pending_bidding"])
@@ -270,8 +271,9 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
     _require_not_abandoned(match)
     _require_version(match, version)
     if number != len(entries) + 1:
-        noun = get_game(match.game).spec.hand_noun
+        noun = shown(get_game(match.game).spec.hand_noun)
         raise ServiceError(
+            # Translators: %(h)s is the game's word for a hand: "hand" (or "deal" in Sixty-Six).
             _("Only the next %(h)s, %(h)s %(n)d, can be put back.") % {"h": noun, "n": len(entries) + 1},
             code="conflict",
         )
@@ -443,7 +445,7 @@ def _score(engine_input: dict) -> dict:
     try:
         return score_match(engine_input)
     except InvalidHand as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(shown_message(error)) from None
 
 
 def _require_link_may_write(match: Match, actor: Actor) -> None:
@@ -465,8 +467,9 @@ def _require_not_abandoned(match: Match) -> None:
 
 def _require_next_hand(match: Match, number: int) -> None:
     if number != match.hands_played + 1:
-        noun = get_game(match.game).spec.hand_noun
+        noun = shown(get_game(match.game).spec.hand_noun)
         raise ServiceError(
+            # Translators: %(H)s and %(h)s are the game's word for a hand: "Hand"/"hand" (or "Deal"/"deal").
             _("%(H)s %(n)d was already saved from another device. Check the sheet below before entering more.")
             % {"H": noun.capitalize(), "n": number}
             if number <= match.hands_played
@@ -480,10 +483,11 @@ def _require_bidding_in_force(match: Match, shown: dict | None) -> None:
     """The bids the page showed must still be the ones in force."""
     if match.pending_bidding == shown:
         return
-    spec = get_game(match.game).spec
+    spec = shown_spec(get_game(match.game).spec)
     change = last_bidding_change(match.pk)
     who, when = _who(change), _when(change)
     if match.pending_bidding is None:
+        # Translators: %(noun)s is "bids" (or "contract" in Draw Bridge); %(when)s "a moment ago", "5 minutes ago".
         message = _("%(who)s cleared the %(noun)s %(when)s.") % {"who": who, "noun": spec.bidding_noun, "when": when}
     else:
         message = _("%(who)s saved the %(noun)s %(bids)s %(when)s.") % {
@@ -493,7 +497,9 @@ def _require_bidding_in_force(match: Match, shown: dict | None) -> None:
             "when": when,
         }
     raise ServiceError(
-        f"{message} {_('Nothing was changed: check them below, then enter again.')}", code="bids_changed"
+        # Translators: %(message)s says who changed the bids; the rest asks to check them.
+        _("%(message)s Nothing was changed: check them below, then enter again.") % {"message": message},
+        code="bids_changed",
     )
 
 

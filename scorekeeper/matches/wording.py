@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..i18n import bids_a_contract, plays_deals
 from ..scoring import Field, GameSpec
 
 SEP = " · "
@@ -69,17 +71,71 @@ def options_words(spec: GameSpec, options: dict) -> str:
             value = yes_no(bool(value))
         elif option.kind == "choice":
             value = dict(option.choices).get(value, value)
-        pieces.append(f"{option.label}: {value}")
+        # Translators: an option and its value in the history of changes: "Target score: 500".
+        pieces.append(_("%(option)s: %(value)s") % {"option": option.label, "value": value})
     return SEP.join(pieces) if pieces else _("the usual rules")
+
+
+# The audit log stores an action as English data ("hand recorded"); the
+# history of changes shows it in the reader's language and in the game's
+# words: a Sixty-Six hand is a deal, Draw Bridge's bids are its contract.
+HAND_ACTIONS = {
+    "recorded": (gettext_noop("hand recorded"), gettext_noop("deal recorded")),
+    "edited": (gettext_noop("hand edited"), gettext_noop("deal edited")),
+    "restored": (gettext_noop("hand restored"), gettext_noop("deal restored")),
+    "undone": (gettext_noop("hand undone"), gettext_noop("deal undone")),
+    "confirmed": (gettext_noop("hand confirmed"), gettext_noop("deal confirmed")),
+    "disputed": (gettext_noop("hand disputed"), gettext_noop("deal disputed")),
+}
+BIDDING_ACTIONS = {
+    "saved": (gettext_noop("bids saved"), gettext_noop("contract saved")),
+    "cleared": (gettext_noop("bids cleared"), gettext_noop("contract cleared")),
+}
+OTHER_ACTIONS = {
+    a: a
+    for a in (
+        gettext_noop("accepted as it is"),
+        gettext_noop("co-organiser added"),
+        gettext_noop("corrected after confirmation"),
+        gettext_noop("corrected after the end"),
+        gettext_noop("ended early"),
+        gettext_noop("link issued"),
+        gettext_noop("link reissued"),
+        gettext_noop("link revoked"),
+        gettext_noop("links reopened"),
+        gettext_noop("match abandoned"),
+        gettext_noop("match imported"),
+        gettext_noop("match reopened"),
+        gettext_noop("match started"),
+    )
+}
+
+
+def actor_words(stored: str) -> str:
+    """Who made a change, in the reader's language. The audit log stores
+    it as English data (``audit.Actor``: "organiser olga", "device (table
+    7)", "system"); the name or label inside is kept as it was then."""
+    if stored.startswith("organiser "):
+        return _("organiser %(name)s") % {"name": stored.removeprefix("organiser ")}
+    if stored.startswith("device (") and stored.endswith(")"):
+        return _("device (%(label)s)") % {"label": stored[len("device (") : -1]}
+    if stored in STORED_ACTORS:
+        return _(stored)
+    return stored
+
+
+STORED_ACTORS = {gettext_noop("system"), gettext_noop("demo data")}
 
 
 def action_words(spec: GameSpec, action: str) -> str:
     """An audit action as the game says it: "deal recorded", "contract saved"."""
     first, _space, rest = action.partition(" ")
-    if first == "hand":
-        return f"{spec.hand_noun} {rest}"
-    if first == "bids":
-        return f"{spec.bidding_noun} {rest}"
+    if first == "hand" and rest in HAND_ACTIONS:
+        return _(HAND_ACTIONS[rest][plays_deals(spec)])
+    if first == "bids" and rest in BIDDING_ACTIONS:
+        return _(BIDDING_ACTIONS[rest][bids_a_contract(spec)])
+    if action in OTHER_ACTIONS:
+        return _(action)
     return action
 
 
@@ -112,14 +168,15 @@ def _said(spec_field: Field, value: Any) -> str:
     shown = dict(spec_field.choices).get(value, value)
     if spec_field.says:
         return spec_field.says.format(shown)
-    return f"{spec_field.label.lower()} {shown}"
+    # Translators: a value after a player's name in the history of changes: "Ann tricks 6".
+    return _("%(field)s %(value)s") % {"field": spec_field.label.lower(), "value": shown}
 
 
 def _value_words(spec_field: Field, value: Any, names: list[str]) -> str:
     if spec_field.kind == "bool":
         if spec_field.phase == "bidding" or spec_field.omit_if_false:
             return spec_field.label if value is True else ""
-        return f"{spec_field.label}: {yes_no(value is True)}"
+        return _("%(option)s: %(value)s") % {"option": spec_field.label, "value": yes_no(value is True)}
     if spec_field.kind == "player" and isinstance(value, int) and 0 <= value < len(names):
         return spec_field.says.format(names[value]) if spec_field.says else names[value]
     if value is None:

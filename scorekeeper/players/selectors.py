@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 
+from ..i18n import game_name, shown
 from ..models import Hand, Match, Player, Seat
 from ..scoring import GAMES
 from ..stats import Played, PlayerStats, player_stats
@@ -44,7 +45,7 @@ class PlayerPage:
     def game_lines(self) -> list[tuple[str, str, list[tuple[str, str]]]]:
         """(game id, game name, [(label, value)]) of each game played."""
         return [
-            (game, GAMES[game].spec.name if game in GAMES else game, figures.lines(g, self.ratings.get(game)))
+            (game, game_name(game), figures.lines(g, self.ratings.get(game)))
             for game, g in sorted(self.stats.games.items())
         ]
 
@@ -164,5 +165,5 @@ def leaderboards() -> list[tuple[str, str, list[tuple[Rating, str]]]]:
     for game_id, game in GAMES.items():
         board = leaderboard(game_ratings(game_id))
         names = dict(Player.objects.filter(pk__in=[r.key for r in board]).values_list("pk", "name"))
-        boards.append((game_id, game.spec.name, [(r, names.get(r.key, "?")) for r in board]))
+        boards.append((game_id, shown(game.spec.name), [(r, names.get(r.key, "?")) for r in board]))
     return boards

@@ -9,17 +9,88 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# ------------------------------------------------------------- translation
+#
+# Every word the engine says is English, built by ``_`` or ``ngettext``
+# below. Both return a ``Text``: a plain ``str`` (so every comparison, JSON
+# dump and test sees exactly the English words) that also remembers the
+# message it was made from and the values put into it. The engine never
+# translates; the app does, where a person reads the words, with
+# ``Text.translated(gettext, ngettext)`` (scorekeeper/i18n.py). The two
+# names are the ones ``makemessages`` (xgettext) looks for by default, so
+# the engine's messages land in the catalogues with no extra keyword.
+
+
+class Text(str):
+    """English words that can be said again in another language.
+
+    ``msgid`` (and ``plural`` with ``count`` for a message that depends on
+    a number) is the message with ``%(name)s`` placeholders; ``params`` are
+    the values, which may themselves be ``Text`` (a label inside a line)."""
+
+    __slots__ = ("msgid", "plural", "count", "params")
+
+    msgid: str
+    plural: str | None
+    count: int | None
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, plural: str | None = None, count: int | None = None, params: dict | None = None):
+        template = msgid if plural is None or count == 1 else plural
+        self = super().__new__(cls, template % params if params else template)
+        self.msgid, self.plural, self.count, self.params = msgid, plural, count, params or {}
+        return self
+
+    def __reduce__(self):  # pickled (the cache) and copied as what it is
+        return (Text, (self.msgid, self.plural, self.count, self.params))
+
+    def translated(self, gettext, ngettext) -> str:
+        """These words through the given gettext and ngettext, the values
+        inside them too. With identity functions: the English again."""
+        template = gettext(self.msgid) if self.plural is None else ngettext(self.msgid, self.plural, self.count)
+        if not self.params:
+            return template
+        return template % {k: translate(v, gettext, ngettext) for k, v in self.params.items()}
+
+
+def translate(value: Any, gettext, ngettext) -> Any:
+    """``value`` with every ``Text`` in it translated: a Text, or a list or
+    tuple of them (the why-lines of a hand); anything else as it is."""
+    if isinstance(value, Text):
+        return value.translated(gettext, ngettext)
+    if isinstance(value, (list, tuple)):
+        return type(value)(translate(v, gettext, ngettext) for v in value)
+    return value
+
+
+def _(message: str, **params: Any) -> Text:
+    """Mark ``message`` for translation and fill in ``params`` (English)."""
+    return Text(message, None, None, params)
+
+
+def ngettext(singular: str, plural: str, count: int, **params: Any) -> Text:
+    """The same for a message that depends on ``count``: "1 trick", "2 tricks"."""
+    return Text(singular, plural, count, params)
+
+
+def message_of(error: BaseException) -> Any:
+    """The words of an engine error, a ``Text`` when the engine made them."""
+    return error.args[0] if error.args else str(error)
+
 
 class InvalidHand(ValueError):
     """The match (or one of its hands) breaks the rules.
 
     ``hand_index`` is None for problems with the game, players or options,
     otherwise the 0-based index of the first wrong hand. The message counts
-    hands from 1, as players do.
+    hands from 1, as players do. ``str(error)`` is the English message;
+    ``error.message`` the ``Text`` it was made from, for the app to
+    translate where it is shown.
     """
 
     def __init__(self, message: str, hand_index: int | None = None):
         super().__init__(message)
+        self.message = message
         self.hand_index = hand_index
 
 
@@ -48,7 +119,7 @@ def describe(value: Any) -> str:
     if value is False:
         return "false"
     if value is None:
-        return "nothing"
+        return _("nothing")
     if isinstance(value, str):
         return f'"{value}"'
     return repr(value)
@@ -62,43 +133,97 @@ def check_keys(data: dict, required: set[str], optional: set[str] = frozenset())
         return  # the usual case, checked without building any message
     missing = sorted(required - data.keys())
     if missing:
-        raise HandError(f"the hand needs {_names(missing)}")
+        raise HandError(_("the hand needs %(keys)s", keys=_names(missing)))
     unknown = sorted(data.keys() - required - optional, key=str)
     if unknown:
-        raise HandError(f"the hand has unknown {'entries' if len(unknown) > 1 else 'entry'} {_names(unknown)}")
+        raise HandError(
+            ngettext(
+                "the hand has unknown entry %(keys)s",
+                "the hand has unknown entries %(keys)s",
+                len(unknown),
+                keys=_names(unknown),
+            )
+        )
 
 
 def _names(keys: list) -> str:
     return ", ".join(f'"{k}"' for k in keys)
 
 
-def check_int(value: Any, lo: int, hi: int | None, what: str) -> int:
+def or_words(items) -> str:
+    """ "0 or 1", "0 or 1 or 2": a choice, in words the app can translate."""
+    items = list(items)
+    if len(items) == 1:
+        return items[0]
+    # Translators: a choice between values, e.g. "0 or 1"; nested for more ("0 or 1 or 2").
+    return _("%(items)s or %(last)s", items=or_words(items[:-1]), last=items[-1])
+
+
+def _words(what: Any) -> str:
+    """``what`` of a check: the words, or a function making them (only
+    called when the check fails, so a legal hand builds no message)."""
+    return what() if callable(what) else what
+
+
+def check_int(value: Any, lo: int, hi: int | None, what: Any) -> int:
     """An int in lo..hi (hi None = no upper limit), or a HandError naming ``what``."""
     if type(value) is not int or value < lo or (hi is not None and value > hi):
+        what = _words(what)
         if hi is None:
-            raise HandError(f"{what} must be a whole number of {lo} or more, got {describe(value)}")
-        raise HandError(f"{what} must be {lo} to {hi}, got {describe(value)}")
+            raise HandError(
+                _(
+                    # Translators: %(what)s names a value, e.g. "The option "target"" or "Ann's tricks".
+                    "%(what)s must be a whole number of %(lo)s or more, got %(value)s",
+                    what=what,
+                    lo=lo,
+                    value=describe(value),
+                )
+            )
+        raise HandError(
+            _("%(what)s must be %(lo)s to %(hi)s, got %(value)s", what=what, lo=lo, hi=hi, value=describe(value))
+        )
     return value
 
 
-def check_bool(value: Any, what: str) -> bool:
+def check_bool(value: Any, what: Any) -> bool:
     if not is_bool(value):
-        raise HandError(f"{what} must be true or false, got {describe(value)}")
+        what = _words(what)
+        raise HandError(_("%(what)s must be true or false, got %(value)s", what=what, value=describe(value)))
     return value
 
 
-def check_player(value: Any, players: list[str], what: str) -> int:
+def check_player(value: Any, players: list[str], what: Any) -> int:
     if not is_int(value) or not 0 <= value < len(players):
-        seats = " or ".join(str(i) for i in range(len(players)))
-        raise HandError(f"{what} must be a player number ({seats}), got {describe(value)}")
+        what = _words(what)
+        seats = or_words(str(i) for i in range(len(players)))
+        raise HandError(
+            _(
+                # Translators: %(seats)s is "0 or 1" (seat numbers).
+                "%(what)s must be a player number (%(seats)s), got %(value)s",
+                what=what,
+                seats=seats,
+                value=describe(value),
+            )
+        )
     return value
 
 
-def check_per_player_list(value: Any, players: list[str], what: str) -> list:
+def check_per_player_list(value: Any, players: list[str], what: Any) -> list:
+    if type(value) is not list or len(value) != len(players):
+        what = _words(what)
     if type(value) is not list:
-        raise HandError(f"{what} must be a list with one entry per player, got {describe(value)}")
+        raise HandError(
+            _("%(what)s must be a list with one entry per player, got %(value)s", what=what, value=describe(value))
+        )
     if len(value) != len(players):
-        raise HandError(f"{what} must have {len(players)} entries, one per player, got {len(value)}")
+        raise HandError(
+            _(
+                "%(what)s must have %(n)s entries, one per player, got %(got)s",
+                what=what,
+                n=len(players),
+                got=len(value),
+            )
+        )
     return value
 
 
@@ -161,10 +286,11 @@ class GameSpec:
     hand_fields: tuple[Field, ...]
     detail_keys: tuple[str, ...]
     has_bidding: bool  # False: the whole hand is entered after play
-    hand_noun: str = "hand"  # what the table calls one (Sixty-Six: a deal)
-    hands_noun: str = "hands"  # and more than one (Sixty-Six: deals)
-    first_turn: str = "deals first"  # what seat 1 does to start hand 1 (Spades: draws first)
-    bidding_noun: str = "bids"  # what is known before play (Draw Bridge: the contract)
+    hand_noun: str = _("hand")  # what the table calls one (Sixty-Six: a deal)
+    hands_noun: str = _("hands")  # and more than one (Sixty-Six: deals)
+    # Translators: what seat 1 does to start hand 1: "Ann (seat 1) deals first."
+    first_turn: str = _("deals first")  # what seat 1 does to start hand 1 (Spades: draws first)
+    bidding_noun: str = _("bids")  # what is known before play (Draw Bridge: the contract)
 
     def option(self, name: str) -> Option:
         return next(o for o in self.options if o.name == name)
@@ -180,7 +306,7 @@ class HandScore:
 
     points: list[int]
     details: dict[str, Any]
-    why: list[str] = field(default_factory=list)  # one plain-words line per player
+    why: list[str] = field(default_factory=list)  # one plain-words line per player (empty: not explained)
 
 
 class Game:
@@ -201,10 +327,11 @@ class Game:
         raise NotImplementedError
 
     def check_bidding(self, state: Any, bidding: dict, k: int) -> None:
-        raise HandError(f"{self.spec.name} has no bidding before play")
+        raise HandError(_("%(game)s has no bidding before play", game=self.spec.name))
 
-    def score_hand(self, state: Any, hand: dict, k: int) -> HandScore:
-        """Score a checked hand; may update ``state``."""
+    def score_hand(self, state: Any, hand: dict, k: int, explain: bool = True) -> HandScore:
+        """Score a checked hand; may update ``state``. The why-lines are
+        only wanted (and only need building) when ``explain`` is true."""
         raise NotImplementedError
 
     def is_over(self, state: Any, totals: list[int], hands_played: int) -> bool:

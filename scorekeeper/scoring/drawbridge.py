@@ -11,10 +11,12 @@ from .base import (
     HandError,
     HandScore,
     Option,
+    _,
     check_keys,
     describe,
     is_bool,
     is_int,
+    or_words,
 )
 
 TRICKS = 13
@@ -22,14 +24,24 @@ BOOK = 6  # tricks declarer needs before the contract's level starts counting
 MAX_LEVEL = 7
 PASSED_OUT = "passed_out"
 
-STRAINS = (("C", "♣ clubs"), ("D", "♦ diamonds"), ("H", "♥ hearts"), ("S", "♠ spades"), ("NT", "no trump"))
-SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
-DOUBLES = (("none", "not doubled"), ("double", "doubled"), ("redouble", "redoubled"))
+STRAINS = (
+    ("C", _("♣ clubs")),
+    ("D", _("♦ diamonds")),
+    ("H", _("♥ hearts")),
+    ("S", _("♠ spades")),
+    ("NT", _("no trump")),
+)
+# Translators: "NT" is no trump in a contract such as "3NT"; the suits are symbols.
+SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": _("NT")}
+DOUBLES = (("none", _("not doubled")), ("double", _("doubled")), ("redouble", _("redoubled")))
 CONTRACT_ONLY = (PASSED_OUT, (False,))  # these fields are left out of a passed-out hand
 MULTIPLIERS = {"none": 1, "double": 2, "redouble": 4}
 TRICK_VALUES = {"C": 20, "D": 20, "H": 30, "S": 30}  # no trump: 40 for the first, 30 for each further
 NT_FIRST = 40
 NT_FURTHER = 30
+
+PASSED_OUT_WHY = _("passed out: 0")
+DEFENDING_WHY = _("defending: 0")
 
 BIDDING_KEYS = {"declarer", "level", "strain"}
 OPTIONAL_KEYS = {"double"}
@@ -37,51 +49,58 @@ PLAY_KEYS = {"tricks"}
 
 SPEC = GameSpec(
     id="drawbridge",
-    name="Draw Bridge",
+    name=_("Draw Bridge"),
     min_players=2,
     max_players=2,
-    summary=(
+    summary=_(
         "Bridge for two: 13 tricks to draw the hands from the stock, then an auction "
         "and 13 tricks to play the contract. Doubles and redoubles, no bonuses."
     ),
     options=(
-        Option("target", "int", 500, "Target score", "The first player to reach this score wins.", minimum=1),
+        Option("target", "int", 500, _("Target score"), _("The first player to reach this score wins."), minimum=1),
         Option(
             "undertrick_points",
             "int",
             50,
-            "Points per undertrick",
-            "When a contract is set, the defender scores this for each trick declarer is short. "
-            "Doubling multiplies undertricks linearly: doubled, 1, 2, 3 down score 100, 200, 300 "
-            "(redoubled 200, 400, 600), not the contract-bridge ladder. 0 means a set contract scores nothing.",
+            _("Points per undertrick"),
+            _(
+                "When a contract is set, the defender scores this for each trick declarer is short. "
+                "Doubling multiplies undertricks linearly: doubled, 1, 2, 3 down score 100, 200, 300 "
+                "(redoubled 200, 400, 600), not the contract-bridge ladder. 0 means a set contract scores nothing."
+            ),
             minimum=0,
         ),
         Option(
             "stock_face_up",
             "bool",
             False,
-            "Stock face up",
-            "Play variant: the top card of the stock is shown to both players. It does not change the scoring.",
+            _("Stock face up"),
+            _("Play variant: the top card of the stock is shown to both players. It does not change the scoring."),
         ),
     ),
     hand_fields=(
         Field(
             PASSED_OUT,
             "bool",
-            "Passed out",
-            "Both players passed before anyone bid; the hand scores nothing and the deal passes.",
+            _("Passed out"),
+            _("Both players passed before anyone bid; the hand scores nothing and the deal passes."),
             phase="bidding",
             required=False,
             omit_if_false=True,  # {"passed_out": false} is an error: leave the key out instead
         ),
         Field(
-            "declarer", "player", "Declarer", "The player who made the last bid.", phase="bidding", when=CONTRACT_ONLY
+            "declarer",
+            "player",
+            _("Declarer"),
+            _("The player who made the last bid."),
+            phase="bidding",
+            when=CONTRACT_ONLY,
         ),
         Field(
             "level",
             "int",
-            "Level",
-            "1 to 7: tricks over six that declarer must win (1 = 7 tricks, 7 = all 13).",
+            _("Level"),
+            _("1 to 7: tricks over six that declarer must win (1 = 7 tricks, 7 = all 13)."),
             phase="bidding",
             minimum=1,
             maximum=MAX_LEVEL,
@@ -90,8 +109,8 @@ SPEC = GameSpec(
         Field(
             "strain",
             "choice",
-            "Trumps",
-            "The contract's trump suit, or no trump.",
+            _("Trumps"),
+            _("The contract's trump suit, or no trump."),
             phase="bidding",
             choices=STRAINS,
             when=CONTRACT_ONLY,
@@ -99,8 +118,8 @@ SPEC = GameSpec(
         Field(
             "double",
             "choice",
-            "Doubled",
-            "Doubled scores twice, redoubled four times, for either side.",
+            _("Doubled"),
+            _("Doubled scores twice, redoubled four times, for either side."),
             phase="bidding",
             required=False,
             choices=DOUBLES,
@@ -109,17 +128,18 @@ SPEC = GameSpec(
         Field(
             "tricks",
             "int",
-            "Declarer's tricks",
-            "Tricks declarer won in the contract half, 0 to 13.",
+            _("Declarer's tricks"),
+            _("Tricks declarer won in the contract half, 0 to 13."),
             minimum=0,
             maximum=TRICKS,
             when=CONTRACT_ONLY,
-            says="{} tricks",
+            # Translators: "7 tricks" in the history of changes; {} is the number (7 to 13 is usual).
+            says=_("{} tricks"),
         ),
     ),
     detail_keys=("made",),
     has_bidding=True,
-    bidding_noun="contract",
+    bidding_noun=_("contract"),
 )
 
 
@@ -149,7 +169,9 @@ class DrawBridge(Game):
         required = BIDDING_KEYS | PLAY_KEYS if after_play else BIDDING_KEYS
         if not data:
             needed = ", ".join(f'"{key}"' for key in _ordered(required))
-            raise HandError(f'the hand needs a contract ({needed}) or "{PASSED_OUT}": true')
+            raise HandError(
+                _('the hand needs a contract (%(keys)s) or "%(passed_out)s": true', keys=needed, passed_out=PASSED_OUT)
+            )
         check_keys(data, required, OPTIONAL_KEYS)
         self._check_types(state, data, after_play)
         self._check_ranges(state, data, after_play)
@@ -158,14 +180,25 @@ class DrawBridge(Game):
         others = sorted(set(data) - {PASSED_OUT}, key=str)
         if others:
             listed = ", ".join(f'"{key}"' for key in others)
-            raise HandError(f'"{PASSED_OUT}" must be the only entry of a passed-out hand, but it also has {listed}')
+            raise HandError(
+                _(
+                    '"%(passed_out)s" must be the only entry of a passed-out hand, but it also has %(keys)s',
+                    passed_out=PASSED_OUT,
+                    keys=listed,
+                )
+            )
         value = data[PASSED_OUT]
         if not is_bool(value):
-            raise HandError(f'"{PASSED_OUT}" must be true, got {describe(value)}')
+            raise HandError(
+                _('"%(passed_out)s" must be true, got %(value)s', passed_out=PASSED_OUT, value=describe(value))
+            )
         if value is not True:
             raise HandError(
-                f'"{PASSED_OUT}" must be true, got false; for a played contract leave it out '
-                'and give "declarer", "level", "strain" and "tricks"'
+                _(
+                    '"%(passed_out)s" must be true, got false; for a played contract leave it out '
+                    'and give "declarer", "level", "strain" and "tricks"',
+                    passed_out=PASSED_OUT,
+                )
             )
 
     def _check_types(self, state, data, after_play):
@@ -192,41 +225,74 @@ class DrawBridge(Game):
         if after_play and not 0 <= data["tricks"] <= TRICKS:
             raise HandError(_tricks_message(state, data))
 
-    def score_hand(self, state, hand, k):
+    def score_hand(self, state, hand, k, explain=True):
         if PASSED_OUT in hand:
-            return HandScore([0, 0], {"made": None}, ["passed out: 0", "passed out: 0"])
+            return HandScore([0, 0], {"made": None}, [PASSED_OUT_WHY, PASSED_OUT_WHY] if explain else [])
+        declarer, level, strain, tricks = hand["declarer"], hand["level"], hand["strain"], hand["tricks"]
+        mult = MULTIPLIERS[hand.get("double", "none")]
+        defender = 1 - declarer
+        points = [0, 0]
+        made = tricks >= BOOK + level
+        if made:
+            odd = tricks - BOOK
+            value = NT_FIRST + NT_FURTHER * (odd - 1) if strain == "NT" else TRICK_VALUES[strain] * odd
+            points[declarer] = value * mult
+        else:
+            points[defender] = (BOOK + level - tricks) * state.options["undertrick_points"] * mult
+        return HandScore(points, {"made": made}, self._why(state, hand, points) if explain else [])
+
+    def _why(self, state, hand, points):
+        """Both players' lines of the preview, in words (RULES.md 3)."""
         declarer, level, strain, tricks = hand["declarer"], hand["level"], hand["strain"], hand["tricks"]
         double = hand.get("double", "none")
         mult = MULTIPLIERS[double]
         need = BOOK + level
-        contract = f"{level}{SYMBOLS[strain]}" + ("" if double == "none" else f" {dict(DOUBLES)[double]}")
+        # Translators: a contract in the usual notation, level then suit: "4♥", "3NT".
+        contract = _("%(level)s%(strain)s", level=level, strain=SYMBOLS[strain])
+        if double != "none":
+            # Translators: a contract and its double, e.g. "4♥ doubled".
+            contract = _("%(contract)s %(doubled)s", contract=contract, doubled=dict(DOUBLES)[double])
         defender = 1 - declarer
-        points = [0, 0]
         why = ["", ""]
         if tricks >= need:
             odd = tricks - BOOK
             if strain == "NT":
-                value = NT_FIRST + NT_FURTHER * (odd - 1)
                 sum_text = f"{NT_FIRST} + {odd - 1} x {NT_FURTHER}" if odd > 1 else f"{NT_FIRST}"
                 if mult > 1:
                     sum_text = f"({sum_text}) x {mult}" if odd > 1 else f"{sum_text} x {mult}"
             else:
-                value = TRICK_VALUES[strain] * odd
-                sum_text = f"{odd} over six x {TRICK_VALUES[strain]}" + (f" x {mult}" if mult > 1 else "")
-            points[declarer] = value * mult
+                # Translators: the sum for a made contract, e.g. "3 over six x 30" (tricks over the six of the book).
+                sum_text = _("%(odd)s over six x %(value)s", odd=odd, value=TRICK_VALUES[strain])
+                if mult > 1:
+                    sum_text = _("%(sum)s x %(mult)s", sum=sum_text, mult=mult)
             result = str(points[declarer])
-            sum_text = result if sum_text == result else f"{sum_text} = {result}"
-            why[declarer] = f"{contract}, {tricks} tricks: {sum_text}"
-            why[defender] = "defending: 0"
-            made = True
+            sum_text = result if sum_text == result else _("%(sum)s = %(result)s", sum=sum_text, result=result)
+            why[declarer] = _(
+                # Translators: a why-line, e.g. "4♥ doubled, 10 tricks: 4 over six x 30 x 2 = 240".
+                "%(contract)s, %(tricks)s tricks: %(sum)s",
+                contract=contract,
+                tricks=tricks,
+                sum=sum_text,
+            )
+            why[defender] = DEFENDING_WHY
         else:
             down = need - tricks
             per = state.options["undertrick_points"]
-            points[defender] = down * per * mult
-            why[defender] = f"{down} down x {per}" + (f" x {mult}" if mult > 1 else "") + f" = {points[defender]}"
-            why[declarer] = f"{contract} set by {down}: 0"
-            made = False
-        return HandScore(points, {"made": made}, why)
+            if mult > 1:
+                why[defender] = _(
+                    # Translators: a why-line for the defenders, e.g. "2 down x 50 x 2 = 200".
+                    "%(down)s down x %(per)s x %(mult)s = %(points)s",
+                    down=down,
+                    per=per,
+                    mult=mult,
+                    points=points[defender],
+                )
+            else:
+                # Translators: a why-line for the defenders, e.g. "2 down x 50 = 100".
+                why[defender] = _("%(down)s down x %(per)s = %(points)s", down=down, per=per, points=points[defender])
+            # Translators: a why-line for the declarer, e.g. "4♥ set by 2: 0".
+            why[declarer] = _("%(contract)s set by %(down)s: 0", contract=contract, down=down)
+        return why
 
     def is_over(self, state, totals, hands_played):
         return max(totals) >= state.options["target"]
@@ -248,33 +314,37 @@ def _ordered(keys):
 
 
 def _declarer_message(state, value):
-    seats = " or ".join(f"{i} ({name})" for i, name in enumerate(state.players))
-    return f"the declarer must be {seats}, got {describe(value)}"
+    seats = or_words(f"{i} ({name})" for i, name in enumerate(state.players))
+    return _("the declarer must be %(seats)s, got %(value)s", seats=seats, value=describe(value))
 
 
 def _level_message(value):
-    return f"the level must be 1 to {MAX_LEVEL}, got {describe(value)}"
+    return _("the level must be 1 to %(max)s, got %(value)s", max=MAX_LEVEL, value=describe(value))
 
 
 def _strain_message(value):
-    return (
-        'the strain must be "C", "D", "H", "S" or "NT" (clubs, diamonds, hearts, spades or no trump), '
-        f"got {describe(value)}"
+    return _(
+        'the strain must be "C", "D", "H", "S" or "NT" (clubs, diamonds, hearts, spades or no trump), got %(value)s',
+        value=describe(value),
     )
 
 
 def _double_message(value):
-    allowed = ", ".join(f'"{code}"' for code, _ in DOUBLES)
-    return f"the double must be one of {allowed}, got {describe(value)}"
+    allowed = ", ".join(f'"{code}"' for code, _words in DOUBLES)
+    return _("the double must be one of %(allowed)s, got %(value)s", allowed=allowed, value=describe(value))
 
 
 def _tricks_message(state, data):
     declarer = data.get("declarer")
+    value = describe(data["tricks"])
     if is_int(declarer) and 0 <= declarer < len(state.players):
-        who = f"{state.players[declarer]}'s tricks"
-    else:
-        who = "the declarer's tricks"
-    return f"{who} must be 0 to {TRICKS}, got {describe(data['tricks'])}"
+        return _(
+            "%(name)s's tricks must be 0 to %(max)s, got %(value)s",
+            name=state.players[declarer],
+            max=TRICKS,
+            value=value,
+        )
+    return _("the declarer's tricks must be 0 to %(max)s, got %(value)s", max=TRICKS, value=value)
 
 
 GAME = DrawBridge()

@@ -3,13 +3,22 @@ walks its hands through the game module and builds the result (1.2)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any
 
-from .base import Game, HandError, InvalidHand, check_bool, check_int, describe, is_bool, is_int
+from .base import Game, HandError, InvalidHand, _, check_bool, check_int, describe, is_bool, is_int, message_of
 from .registry import GAMES, get_game
 
 TOP_LEVEL_KEYS = {"game", "players", "options", "hands"}
 REQUIRED_TOP_LEVEL = ("game", "players", "hands")
+GAME_OVER = _("the game is already over")
+
+
+def _in_hand(k: int, problem: str) -> str:
+    """ "Hand 3: <problem>": the table counts hands from 1 (RULES.md 1.3)."""
+    # Translators: %(problem)s is one of the engine's messages about a hand, e.g. "tricks add up to 12, ...".
+    return _("Hand %(number)s: %(problem)s", number=k + 1, problem=problem)
 
 
 def parse_match(match: Any) -> tuple[Game, list[str], dict, list]:
@@ -17,18 +26,18 @@ def parse_match(match: Any) -> tuple[Game, list[str], dict, list]:
     Returns the game module, the players, the options with defaults filled in
     and the list of hands."""
     if not isinstance(match, dict):
-        raise InvalidHand(f"A match must be a JSON object, got {describe(match)}")
+        raise InvalidHand(_("A match must be a JSON object, got %(value)s", value=describe(match)))
     unknown = sorted(set(match) - TOP_LEVEL_KEYS, key=str)
     if unknown:
-        raise InvalidHand(f"Unknown match entry {', '.join(describe(k) for k in unknown)}")
+        raise InvalidHand(_("Unknown match entry %(keys)s", keys=", ".join(describe(k) for k in unknown)))
     for key in REQUIRED_TOP_LEVEL:
         if key not in match:
-            raise InvalidHand(f'The match needs "{key}"')
+            raise InvalidHand(_('The match needs "%(key)s"', key=key))
 
     game_id = match["game"]
     if not isinstance(game_id, str) or game_id not in GAMES:
         known = ", ".join(f'"{g}"' for g in GAMES)
-        raise InvalidHand(f"Unknown game {describe(game_id)}; the games are {known}")
+        raise InvalidHand(_("Unknown game %(value)s; the games are %(games)s", value=describe(game_id), games=known))
     game = get_game(game_id)
 
     players = _check_players(match["players"], game)
@@ -36,29 +45,37 @@ def parse_match(match: Any) -> tuple[Game, list[str], dict, list]:
 
     hands = match["hands"]
     if type(hands) is not list:
-        raise InvalidHand(f"The hands must be a list, got {describe(hands)}")
+        raise InvalidHand(_("The hands must be a list, got %(value)s", value=describe(hands)))
     return game, players, options, hands
 
 
 def _check_players(players: Any, game: Game) -> list[str]:
     spec = game.spec
     if type(players) is not list:
-        raise InvalidHand(f"The players must be a list of names, got {describe(players)}")
+        raise InvalidHand(_("The players must be a list of names, got %(value)s", value=describe(players)))
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            raise InvalidHand(f"Player {i + 1} needs a name, got {describe(name)}")
+            raise InvalidHand(_("Player %(n)s needs a name, got %(value)s", n=i + 1, value=describe(name)))
     seen = set()
     for name in players:
         if name in seen:
-            raise InvalidHand(f'Two players are called "{name}"; every player needs a different name')
+            raise InvalidHand(_('Two players are called "%(name)s"; every player needs a different name', name=name))
         seen.add(name)
     n = len(players)
     if not spec.min_players <= n <= spec.max_players:
         if spec.min_players == spec.max_players:
-            wanted = f"exactly {spec.min_players}"
-        else:
-            wanted = f"{spec.min_players} to {spec.max_players}"
-        raise InvalidHand(f"{spec.name} is for {wanted} players, got {n}")
+            raise InvalidHand(
+                _("%(game)s is for exactly %(n)s players, got %(got)s", game=spec.name, n=spec.min_players, got=n)
+            )
+        raise InvalidHand(
+            _(
+                "%(game)s is for %(lo)s to %(hi)s players, got %(got)s",
+                game=spec.name,
+                lo=spec.min_players,
+                hi=spec.max_players,
+                got=n,
+            )
+        )
     return players
 
 
@@ -67,31 +84,45 @@ def _check_options(options: Any, game: Game, players: list[str]) -> dict:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise InvalidHand(f"The options must be an object, got {describe(options)}")
+        raise InvalidHand(_("The options must be an object, got %(value)s", value=describe(options)))
     known = {o.name: o for o in spec.options}
     for name in options:
         if name not in known:
-            raise InvalidHand(f"{spec.name} has no option {describe(name)}")
+            raise InvalidHand(_("%(game)s has no option %(value)s", game=spec.name, value=describe(name)))
     result = {}
     for option in spec.options:
         value = options.get(option.name, option.default)
-        what = f'The option "{option.name}"'
+        what = lambda name=option.name: _('The option "%(name)s"', name=name)  # noqa: E731 (built only on failure)
         try:
             if option.kind == "int":
                 check_int(value, option.minimum, option.maximum, what)
             elif option.kind == "bool":
                 check_bool(value, what)
-            elif value not in [c for c, _ in option.choices] or not isinstance(value, str):
-                allowed = ", ".join(f'"{c}"' for c, _ in option.choices)
-                raise HandError(f"{what} must be one of {allowed}, got {describe(value)}")
+            elif value not in [c for c, _label in option.choices] or not isinstance(value, str):
+                allowed = ", ".join(f'"{c}"' for c, _label in option.choices)
+                raise HandError(
+                    _(
+                        "%(what)s must be one of %(allowed)s, got %(value)s",
+                        what=what(),
+                        allowed=allowed,
+                        value=describe(value),
+                    )
+                )
         except HandError as error:
-            raise InvalidHand(str(error)) from None
+            raise InvalidHand(message_of(error)) from None
         result[option.name] = value
     try:
         game.check_options(result, players)
     except HandError as error:
-        raise InvalidHand(str(error)) from None
+        raise InvalidHand(message_of(error)) from None
     return result
+
+
+@functools.cache
+def _explains_on_demand(game: Game) -> bool:
+    """Does the game's score_hand take ``explain`` (and skip its why-lines
+    when not asked)? A game written without it is scored as before."""
+    return "explain" in inspect.signature(game.score_hand).parameters
 
 
 def run(match: Any, explain: bool = False) -> dict:
@@ -102,20 +133,21 @@ def run(match: Any, explain: bool = False) -> dict:
 def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
     game, players, options, hands = parse_match(match)
     state = game.new_state(players, options)
+    lazy = _explains_on_demand(game)
     n = len(players)
     totals = [0] * n
     scored = []
     finished = False
     for k, hand in enumerate(hands):
         if finished:
-            raise InvalidHand(f"Hand {k + 1}: the game is already over", k)
+            raise InvalidHand(_in_hand(k, GAME_OVER), k)
         if not isinstance(hand, dict):
-            raise InvalidHand(f"Hand {k + 1}: a hand must be an object, got {describe(hand)}", k)
+            raise InvalidHand(_in_hand(k, _("a hand must be an object, got %(value)s", value=describe(hand))), k)
         try:
             game.check_hand(state, hand, k)
-            score = game.score_hand(state, hand, k)
+            score = game.score_hand(state, hand, k, explain) if lazy else game.score_hand(state, hand, k)
         except HandError as error:
-            raise InvalidHand(f"Hand {k + 1}: {error}", k) from None
+            raise InvalidHand(_in_hand(k, message_of(error)), k) from None
         totals = [t + p for t, p in zip(totals, score.points, strict=True)]
         row = {"points": score.points, "totals": totals, **score.details}
         if explain:
@@ -137,13 +169,13 @@ def check_bidding(match: Any, bidding: Any) -> None:
     game, state, result = _walk(match, explain=False)
     k = len(match["hands"])
     if result["finished"]:
-        raise InvalidHand(f"Hand {k + 1}: the game is already over", k)
+        raise InvalidHand(_in_hand(k, GAME_OVER), k)
     if not isinstance(bidding, dict):
-        raise InvalidHand(f"Hand {k + 1}: the bidding must be an object, got {describe(bidding)}", k)
+        raise InvalidHand(_in_hand(k, _("the bidding must be an object, got %(value)s", value=describe(bidding))), k)
     try:
         game.check_bidding(state, bidding, k)
     except HandError as error:
-        raise InvalidHand(f"Hand {k + 1}: {error}", k) from None
+        raise InvalidHand(_in_hand(k, message_of(error)), k) from None
 
 
 def entry_hints(match: Any, bidding: dict | None = None) -> dict:

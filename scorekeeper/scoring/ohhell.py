@@ -11,100 +11,113 @@ from .base import (
     HandError,
     HandScore,
     Option,
+    _,
     check_keys,
     check_per_player_list,
     describe,
     is_int,
+    ngettext,
 )
 
 PACK = 52
 LARGEST_HAND = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
 SCHEDULES = ("up", "down", "up_down", "down_up")
+BID, TRICKS_WORD = "bid", "tricks"  # which value a message is about
+MISSED = _("missed, 0")
+
+THE_BIDS = _("the bids")
+THE_TRICKS = _("the tricks")
 
 SPEC = GameSpec(
     id="ohhell",
-    name="Oh Hell",
+    name=_("Oh Hell"),
     min_players=3,
     max_players=7,
-    summary="Oh Hell for 3 to 7 players: the hands grow (or shrink) by one card; bid exactly the tricks you take.",
+    summary=_("Oh Hell for 3 to 7 players: the hands grow (or shrink) by one card; bid exactly the tricks you take."),
     options=(
         Option(
             "schedule",
             "choice",
             "up",
-            "Hand sizes",
-            "How many cards each hand deals: from 1 card up to the largest hand (15 cards for 3 players, "
-            "13 for 4, 10 for 5, 8 for 6, 7 for 7), down again, or both ways.",
+            _("Hand sizes"),
+            _(
+                "How many cards each hand deals: from 1 card up to the largest hand (15 cards for 3 players, "
+                "13 for 4, 10 for 5, 8 for 6, 7 for 7), down again, or both ways."
+            ),
             choices=(
-                ("up", "Up: 1, 2, 3 … cards"),
-                ("down", "Down: … 3, 2, 1 cards"),
-                ("up_down", "Up and down: 1 … most … 1"),
-                ("down_up", "Down and up: most … 1 … most"),
+                ("up", _("Up: 1, 2, 3 … cards")),
+                ("down", _("Down: … 3, 2, 1 cards")),
+                ("up_down", _("Up and down: 1 … most … 1")),
+                ("down_up", _("Down and up: most … 1 … most")),
             ),
         ),
         Option(
             "hook",
             "bool",
             False,
-            "The hook (dealer's restriction)",
-            "If on, the bids may not add up to the number of cards dealt to each player, so somebody must miss. "
-            "The dealer bids last and may not make the bid that would do it.",
+            _("The hook (dealer's restriction)"),
+            _(
+                "If on, the bids may not add up to the number of cards dealt to each player, so somebody must miss. "
+                "The dealer bids last and may not make the bid that would do it."
+            ),
         ),
         Option(
             "made_bid_score",
             "choice",
             "ten_plus_tricks",
-            "Score for a bid made",
-            "What a player scores for taking exactly the tricks they bid.",
+            _("Score for a bid made"),
+            _("What a player scores for taking exactly the tricks they bid."),
             choices=(
-                ("ten_plus_tricks", "10 plus the tricks taken"),
-                ("five_plus_cards", "5 plus the cards dealt to each player"),
+                ("ten_plus_tricks", _("10 plus the tricks taken")),
+                ("five_plus_cards", _("5 plus the cards dealt to each player")),
             ),
         ),
         Option(
             "miss_scores_tricks",
             "bool",
             False,
-            "A missed bid scores its tricks",
-            "If on, a player who misses their bid still scores 1 point per trick taken; if off, a miss scores 0.",
+            _("A missed bid scores its tricks"),
+            _("If on, a player who misses their bid still scores 1 point per trick taken; if off, a miss scores 0."),
         ),
         Option(
             "simultaneous_bidding",
             "bool",
             False,
-            "Bid all at once",
-            "If on, everyone bids at the same time (fists on the table, then fingers), so nobody bids first or last. "
-            "Cannot be combined with the hook.",
+            _("Bid all at once"),
+            _(
+                "If on, everyone bids at the same time (fists on the table, then fingers), "
+                "so nobody bids first or last. Cannot be combined with the hook."
+            ),
         ),
         Option(
             "must_trump",
             "bool",
             False,
-            "Must trump (La Podrida)",
-            "If on, a player who cannot follow suit must play a trump. It changes the play only, not the scoring.",
+            _("Must trump (La Podrida)"),
+            _("If on, a player who cannot follow suit must play a trump. It changes the play only, not the scoring."),
         ),
     ),
     hand_fields=(
         Field(
             "bids",
             "int",
-            "Bid",
-            "0 up to the cards dealt to each player in this hand.",
+            _("Bid"),
+            _("0 up to the cards dealt to each player in this hand."),
             per_player=True,
             phase="bidding",
             minimum=0,
             maximum=None,
-            says="bid {}",
+            says=_("bid {}"),
         ),
         Field(
             "tricks",
             "int",
-            "Tricks",
-            "Tricks taken; they add up to the cards dealt to each player.",
+            _("Tricks"),
+            _("Tricks taken; they add up to the cards dealt to each player."),
             per_player=True,
             minimum=0,
             maximum=None,
-            says="took {}",
+            says=_("took {}"),
         ),
     ),
     detail_keys=("cards", "trumps", "made"),
@@ -169,8 +182,10 @@ class OhHell(Game):
     def check_options(self, options, players):
         if options["hook"] and options["simultaneous_bidding"]:
             raise HandError(
-                "The hook cannot be played with simultaneous bidding: nobody bids last, "
-                "so no player can be kept from making the bids add up"
+                _(
+                    "The hook cannot be played with simultaneous bidding: nobody bids last, "
+                    "so no player can be kept from making the bids add up"
+                )
             )
 
     def new_state(self, players, options):
@@ -180,24 +195,32 @@ class OhHell(Game):
     def check_bidding(self, state, bidding, k):
         c = state.cards[k]
         check_keys(bidding, {"bids"})
-        bids = check_per_player_list(bidding["bids"], state.players, "the bids")
-        self._check_values(state, bids, c, "bid")
+        bids = check_per_player_list(bidding["bids"], state.players, THE_BIDS)
+        self._check_values(state, bids, c, BID)
         self._check_hook(state, bids, c, k)
 
     def check_hand(self, state, hand, k):
         # RULES.md 1.3 order: keys, then types, then ranges, then sums, then the hook.
         c = state.cards[k]
         check_keys(hand, {"bids", "tricks"})
-        bids = check_per_player_list(hand["bids"], state.players, "the bids")
-        tricks = check_per_player_list(hand["tricks"], state.players, "the tricks")
-        for values, what in ((bids, "bid"), (tricks, "tricks")):
+        bids = check_per_player_list(hand["bids"], state.players, THE_BIDS)
+        tricks = check_per_player_list(hand["tricks"], state.players, THE_TRICKS)
+        for values, what in ((bids, BID), (tricks, TRICKS_WORD)):
             self._check_types(state, values, c, what)
-        for values, what in ((bids, "bid"), (tricks, "tricks")):
+        for values, what in ((bids, BID), (tricks, TRICKS_WORD)):
             self._check_ranges(state, values, c, what)
         total = sum(tricks)
         if total != c:
-            played = "1 trick is" if c == 1 else f"{c} tricks are"  # the words of RULES.md 1.3's example
-            raise HandError(f"tricks add up to {total}, but {played} played")
+            # the words of RULES.md 1.3's example
+            raise HandError(
+                ngettext(
+                    "tricks add up to %(total)s, but %(n)s trick is played",
+                    "tricks add up to %(total)s, but %(n)s tricks are played",
+                    c,
+                    total=total,
+                    n=c,
+                )
+            )
         self._check_hook(state, bids, c, k)
 
     def _check_values(self, state, values, c, what):
@@ -207,12 +230,12 @@ class OhHell(Game):
     def _check_types(self, state, values, c, what):
         for name, value in zip(state.players, values, strict=True):
             if not is_int(value):
-                raise HandError(f"{name}'s {what} must be 0 to {c}, got {describe(value)}")
+                raise HandError(_value_message(name, what, c, value))
 
     def _check_ranges(self, state, values, c, what):
         for name, value in zip(state.players, values, strict=True):
             if not 0 <= value <= c:
-                raise HandError(f"{name}'s {what} must be 0 to {c}, got {describe(value)}")
+                raise HandError(_value_message(name, what, c, value))
 
     def _check_hook(self, state, bids, c, k):
         if not state.options["hook"]:
@@ -222,29 +245,48 @@ class OhHell(Game):
             dealer = k % len(state.players)
             others = [b for i, b in enumerate(bids) if i != dealer]
             raise HandError(
-                f"the bids add up to {total} in a {c}-card hand; "
-                f"{state.players[dealer]} deals and may not bid {forbidden_bid(c, others)} (the hook)"
+                _(
+                    "the bids add up to %(total)s in a %(cards)s-card hand; "
+                    "%(dealer)s deals and may not bid %(bid)s (the hook)",
+                    total=total,
+                    cards=c,
+                    dealer=state.players[dealer],
+                    bid=forbidden_bid(c, others),
+                )
             )
 
-    def score_hand(self, state, hand, k):
+    def score_hand(self, state, hand, k, explain=True):
         c = state.cards[k]
         points, made, why = [], [], []
         for bid, taken in zip(hand["bids"], hand["tricks"], strict=True):
-            score, reason = self._score_player(state, c, bid, taken)
-            points.append(score)
+            points.append(self._score_player(state, c, bid, taken))
             made.append(bid == taken)
-            why.append(f"bid {bid}, took {taken}: {reason}")
+            if explain:
+                why.append(
+                    _(
+                        # Translators: a why-line: "bid 3, took 3: 10 + 3 = 13"; %(reason)s is the sum or "missed, 0".
+                        "bid %(bid)s, took %(took)s: %(reason)s",
+                        bid=bid,
+                        took=taken,
+                        reason=self._why(state, c, bid, taken),
+                    )
+                )
         return HandScore(points, {"cards": c, "trumps": state.trumps[k], "made": made}, why)
 
     def _score_player(self, state, c, bid, taken):
-        """(points, why after "bid b, took t: ")."""
+        if taken == bid:
+            return 5 + c if state.options["made_bid_score"] == "five_plus_cards" else 10 + taken
+        return taken if state.options["miss_scores_tricks"] else 0
+
+    def _why(self, state, c, bid, taken):
+        """The words after "bid b, took t: "."""
         if taken == bid:
             if state.options["made_bid_score"] == "five_plus_cards":
-                return 5 + c, f"5 + {c} {_cards(c)} = {5 + c}"
-            return 10 + taken, f"10 + {taken} = {10 + taken}"
+                return ngettext("5 + %(n)s card = %(sum)s", "5 + %(n)s cards = %(sum)s", c, n=c, sum=5 + c)
+            return _("10 + %(n)s = %(sum)s", n=taken, sum=10 + taken)
         if state.options["miss_scores_tricks"]:
-            return taken, f"missed, 1 per trick = {taken}"
-        return 0, "missed, 0"
+            return _("missed, 1 per trick = %(n)s", n=taken)
+        return MISSED
 
     def is_over(self, state, totals, hands_played):
         return hands_played >= len(state.cards)
@@ -300,8 +342,10 @@ def _partial_bids(bidding, n, c) -> list[int | None]:
     return [b if is_int(b) and 0 <= b <= c else None for b in bids]
 
 
-def _cards(c: int) -> str:
-    return "card" if c == 1 else "cards"
+def _value_message(name, what, c, value):
+    if what == BID:
+        return _("%(name)s's bid must be 0 to %(max)s, got %(value)s", name=name, max=c, value=describe(value))
+    return _("%(name)s's tricks must be 0 to %(max)s, got %(value)s", name=name, max=c, value=describe(value))
 
 
 GAME = OhHell()

@@ -7,6 +7,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from ..i18n import hands_count, shown
 from ..scoring import get_game
 
 register = template.Library()
@@ -54,7 +55,7 @@ def signed(number):
 @register.simple_tag
 def field_value_label(spec, name, value):
     """A hand value as its field labels it ("Nil" for a Spades 0, 0 in Oh Hell)."""
-    return dict(hand_field(spec, name).choices).get(value, value)
+    return shown(dict(hand_field(spec, name).choices).get(value, value))
 
 
 @register.filter
@@ -67,7 +68,7 @@ def hands_of(count, spec):
         return count
     if isinstance(spec, str):  # a game's id: {{ n|hands_of:match.game }}
         spec = get_game(spec).spec
-    return f"{count} {spec.hand_noun if count == 1 else spec.hands_noun}"
+    return hands_count(spec, count)
 
 
 @register.filter
@@ -98,8 +99,8 @@ def field_choices(spec, name, maximum=None):
     labels = dict(spec_field.choices)
     top = spec_field.maximum if maximum in (None, "") else int(maximum)
     numbers = range(spec_field.minimum or 0, (top or 0) + 1)
-    result = [(n, labels.get(n, str(n))) for n in numbers]
-    result += [(v, label) for v, label in spec_field.choices if not isinstance(v, int)]
+    result = [(n, shown(labels.get(n, str(n)))) for n in numbers]
+    result += [(v, shown(label)) for v, label in spec_field.choices if not isinstance(v, int)]
     return result
 
 

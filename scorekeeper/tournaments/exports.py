@@ -45,7 +45,7 @@ def results_csv_rows(data: TournamentData) -> list[list[Any]]:
             if table.awaiting_confirmation:
                 status = _("finished, not yet confirmed")
             elif table.corrected:
-                status = f"{status}, {_('corrected by the organiser')}"
+                status = _("%(status)s, corrected by the organiser") % {"status": status}
             places = table_places([s.total for s in table.seats]) if not data.two_player else None
             for pos, seat in enumerate(table.seats):
                 result, points = "", ""

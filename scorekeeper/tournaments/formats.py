@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from ..i18n import shown_spec
 from ..models import Tournament
 from ..scoring import GAMES
 
@@ -29,7 +30,7 @@ def formats_for(game: str) -> tuple[str, ...]:
 
 
 def format_mismatch_message(game: str) -> str:
-    spec = GAMES[game].spec
+    spec = shown_spec(GAMES[game].spec)
     if is_two_player(game):
         return _(
             "%(game)s is a two-player game: play it as a round robin, a double round robin or a Swiss. "

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ..models import AuditEvent, Entrant, Match, Round, Seat, Table, Tournament, name_key
 from ..pairing import oh_hell_standings, two_player_standings
@@ -250,12 +251,14 @@ def _seated_inputs(data: TournamentData) -> list[dict]:
     ]
 
 
+# Marked here, translated where the standings are drawn.
 TWO_PLAYER_COLUMNS = (
-    ("buchholz", "Buchholz"),
-    ("score_difference", "Score difference"),
-    ("head_to_head", "Head-to-head"),
+    # Translators: a tiebreak column of the standings, named after Bruno Buchholz; usually kept as it is.
+    ("buchholz", gettext_noop("Buchholz")),
+    ("score_difference", gettext_noop("Score difference")),
+    ("head_to_head", gettext_noop("Head-to-head")),
 )
-SEATED_COLUMNS = (("total_score", "Total score"), ("average_place", "Average place"))
+SEATED_COLUMNS = (("total_score", gettext_noop("Total score")), ("average_place", gettext_noop("Average place")))
 
 
 @dataclass

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from ..access.services import issue_link
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
+from ..i18n import shown_message
 from ..matches.services import start_match
 from ..models import Entrant, Match, Player, Round, Table, Tournament, name_key
 from ..pairing import pair_swiss_round, planned_round, round_robin_rounds, swiss_players
@@ -135,7 +136,7 @@ def create_tournament(
             {"game": game, "players": [f"Player {i + 1}" for i in range(players)], "options": options, "hands": []}
         )
     except InvalidHand as error:
-        raise ServiceError(str(error), code="options") from None
+        raise ServiceError(shown_message(error), code="options") from None
 
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -209,7 +210,8 @@ def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registra
             try:
                 name = clean_player_name(raw)
             except ServiceError as error:
-                result.errors.append(f"{raw[:40]}…: {error.message}")
+                # Translators: a name that could not be registered (cut at 40 characters), then why.
+                result.errors.append(_("%(name)s…: %(problem)s") % {"name": raw[:40], "problem": error.message})
                 continue
             key = name_key(name)
             if key in wanted:

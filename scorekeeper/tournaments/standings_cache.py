@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import get_language
 
 from ..models import Tournament
 from .selectors import standings_generation
@@ -51,11 +52,17 @@ def current_generation(tournament: Tournament, draw: Callable[[], str]) -> str:
         looked_at = time.time()
         generation = standings_generation(tournament.pk)
         if shown is None or shown.value != generation:
-            cache.set(f"{key}-{generation}", draw(), timeout=DRAWN_TIMEOUT)
+            cache.set(_drawn_key(tournament.pk, generation), draw(), timeout=DRAWN_TIMEOUT)
         cache.set(key, Generation(generation, looked_at), timeout=None)
     finally:
         cache.delete(f"{key}-looking")
     return generation
+
+
+def _drawn_key(tournament_id: int, generation: str) -> str:
+    """Where one generation's drawing is kept: one per language, as the
+    drawing holds words ("dropped", "Table 3") in the reader's language."""
+    return f"tournament-{tournament_id}-standings-{generation}-{get_language()}"
 
 
 def look_again(tournament_id: int) -> None:
@@ -67,7 +74,7 @@ def look_again(tournament_id: int) -> None:
 
 def drawn_standings(tournament: Tournament, generation: str, draw: Callable[[], str]) -> str:
     """The standings' HTML of that generation (drawn again if the cache lost it)."""
-    key = f"tournament-{tournament.pk}-standings-{generation}"
+    key = _drawn_key(tournament.pk, generation)
     html = cache.get(key)
     if html is None:
         html = draw()
@@ -80,7 +87,7 @@ def poll_answer(tournament: Tournament, generation: str, big: bool, render: Call
     and then sent as it is to every screen: at 500 tables 274 kB of HTML
     become 20 kB, and a poll answered from the cache costs 2 ms of the
     server's CPU instead of 4 (bench/standings_page.py)."""
-    key = f"tournament-{tournament.pk}-standings-{generation}-poll-{int(big)}"
+    key = f"{_drawn_key(tournament.pk, generation)}-poll-{int(big)}"
     body = cache.get(key)
     if body is None:
         body = gzip.compress(render().encode(), compresslevel=6, mtime=0)

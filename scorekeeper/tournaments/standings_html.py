@@ -24,7 +24,8 @@ DROPPED, WINNER, LIVE = ' class="dropped"', ' class="winner"', ' class="is-live"
 def standings_rows(standings: Standings) -> SafeString:
     """The standings table's rows, best first."""
     two = standings.data.two_player
-    dropped = f' <span class="muted">({escape(_("dropped"))})</span>'
+    dropped_word = _("dropped")  # out of the f-string, where makemessages finds it
+    dropped = f' <span class="muted">({escape(dropped_word)})</span>'
     rows = []
     for r in standings.rows:
         tiebreaks = "".join(f"<td>{DASH if v is None else v}</td>" for v in r.tiebreaks)
@@ -46,7 +47,9 @@ def live_tables(view: RoundView) -> SafeString:
         "abandoned": escape(_("abandoned")),
         "unconfirmed": escape(_("over, not yet confirmed: counts when confirmed")),
     }
-    corrected = f' · <span class="corrected">{escape(_("corrected by the organiser"))}</span>'
+    corrected_words = _("corrected by the organiser")
+    corrected = f' · <span class="corrected">{escape(corrected_words)}</span>'
+    table_words = _("Table %(t)d")
     lines = []
     for table in view.tables:
         state = _state(table)
@@ -56,7 +59,7 @@ def live_tables(view: RoundView) -> SafeString:
         )
         lines.append(
             f"<li{LIVE if table.is_open else ''}>"
-            f'<span class="live-table">{escape(_("Table %(t)d") % {"t": table.number})}</span>'
+            f'<span class="live-table">{escape(table_words % {"t": table.number})}</span>'
             f'<span class="live-seats">{seats}</span><span class="muted">{states[state]}'
             f"{corrected if table.corrected else ''}</span></li>"
         )

@@ -14,6 +14,7 @@ from ...access.confirming import remember_entry
 from ...access.decorators import organiser_required, refuse, scorer_required
 from ...audit import Actor
 from ...errors import ServiceError
+from ...i18n import shown_message, shown_preview
 from ...models import Match
 from ...scoring import InvalidHand, entry_hints, preview_hand
 from .. import services
@@ -108,9 +109,9 @@ def edit_preview(request: HttpRequest, match: Match, number: int, actor: Actor) 
         context["bid_under"] = hints["cards"] - hints["bid_total"]
     if whole.ok:
         try:
-            context["preview"] = preview_hand(earlier, whole.values)
+            context["preview"] = shown_preview(preview_hand(earlier, whole.values))
         except InvalidHand as error:
-            context["problem"] = str(error)
+            context["problem"] = shown_message(error)
     return render(request, "matches/preview.html", context)
 
 

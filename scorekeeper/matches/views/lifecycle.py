@@ -14,9 +14,10 @@ from ...access.decorators import organiser_required
 from ...access.services import needs_setup
 from ...audit import Actor
 from ...errors import ServiceError
+from ...i18n import shown_spec, shown_specs
 from ...models import Match
 from ...players.selectors import all_players
-from ...scoring import GAMES, game_specs, get_game
+from ...scoring import GAMES, get_game
 from .. import services
 from ..forms import parse_options
 from ..render import UNPROCESSABLE, go_to
@@ -36,12 +37,12 @@ def new_match(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     game_id = data.get("game")
     if game_id not in GAMES:
-        return render(request, "matches/new.html", {"specs": game_specs(), "spec": None})
-    spec = get_game(game_id).spec
+        return render(request, "matches/new.html", {"specs": shown_specs(), "spec": None})
+    spec = shown_spec(get_game(game_id).spec)
     options = parse_options(spec, data)
     posted = request.method == "POST"
     context = {
-        "specs": game_specs(),
+        "specs": shown_specs(),
         "spec": spec,
         "players": all_players(),
         "seats": [

@@ -20,6 +20,7 @@ from ...access.decorators import refuse_private, scorer_required
 from ...access.permissions import Viewer, match_and_scorer, scorer
 from ...audit import Actor
 from ...errors import ServiceError
+from ...i18n import bids_a_contract, plays_deals, shown_message, shown_preview
 from ...models import Match
 from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
@@ -95,7 +96,7 @@ def save_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         )
     except ServiceError as error:
         return refused(request, match.pk, actor, error, spec)
-    if spec.bidding_noun == "contract":
+    if bids_a_contract(spec):
         return saved(request, match.pk, actor, _("Contract saved. Play the hand, then enter declarer's tricks."))
     return saved(request, match.pk, actor, _("Bids saved. Play the hand, then enter the tricks."))
 
@@ -139,7 +140,7 @@ def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpRespons
     except ServiceError as error:
         return refused(request, match.pk, actor, error, spec)
     n = {"n": result.hand.number}
-    deal = spec.hand_noun == "deal"
+    deal = plays_deals(spec)
     if not result.created:  # sent again: the page may not show what was saved since
         message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
         return saved(request, match.pk, actor, message % n, history="all")
@@ -168,11 +169,11 @@ def preview(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     whole = parse_hand(sheet.spec, request.POST, sheet.names)
     try:
         if whole.ok:
-            context["preview"] = preview_hand(sheet.engine_input, whole.values)
+            context["preview"] = shown_preview(preview_hand(sheet.engine_input, whole.values))
         elif sheet.spec.has_bidding and bidding.ok:
             check_bidding(sheet.engine_input, bidding.values)
     except InvalidHand as error:
-        context["problem"] = str(error)
+        context["problem"] = shown_message(error)
     context.update(tricks_count(sheet.spec, whole.values, hints))
     return render(request, "matches/preview.html", context)
 

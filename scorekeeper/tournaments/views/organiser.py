@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -24,10 +24,11 @@ from ...access.decorators import tournament_organiser_required
 from ...access.qr import qr_svg
 from ...audit import Actor
 from ...errors import ServiceError
+from ...i18n import shown_spec, shown_specs
 from ...matches.forms import parse_options
 from ...models import Entrant, Round, Table, Tournament
 from ...numbers import plain_int, typed
-from ...scoring import GAMES, game_specs, get_game
+from ...scoring import GAMES, get_game
 from .. import clock, links, selectors, services
 from ..formats import SEATED_FORMATS, formats_for
 
@@ -75,9 +76,9 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     game_id = data.get("game")
     if game_id not in GAMES:
-        choices = [(spec, formats_for(spec.id)) for spec in game_specs()]
+        choices = [(spec, formats_for(spec.id)) for spec in shown_specs()]
         return render(request, "tournaments/new.html", {"games": choices, "spec": None})
-    spec = get_game(game_id).spec
+    spec = shown_spec(get_game(game_id).spec)
     parsed = parse_options(spec, data)
     formats = [(value, label) for value, label in Tournament.Format.choices if value in formats_for(game_id)]
     posted = request.method == "POST"
@@ -312,7 +313,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
         "cards": cards,
         "missing": missing,
         "rounds": data.published,
-        "spec": get_game(tournament.game).spec,  # what seat 1 does first, in the game's words
+        "spec": shown_spec(get_game(tournament.game).spec),  # what seat 1 does first, in the game's words
     }
     return render(request, "tournaments/cards.html", context)
 
@@ -391,10 +392,10 @@ def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor
 
 DESK_POLL_SECONDS = 10
 DESK_FILTERS = (
-    ("all", _lazy("All tables")),
-    ("not_started", _lazy("Not started")),
-    ("slow", _lazy("Slow")),
-    ("needs_me", _lazy("Needs me")),
+    ("all", gettext_lazy("All tables")),
+    ("not_started", gettext_lazy("Not started")),
+    ("slow", gettext_lazy("Slow")),
+    ("needs_me", gettext_lazy("Needs me")),
 )
 
 
