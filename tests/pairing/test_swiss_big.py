@@ -83,11 +83,14 @@ def test_groups_of_64_or_128_who_have_all_met_pair_without_a_rematch(n, size):
 
 
 def test_a_perfect_pairing_that_needs_an_odd_cycle_is_found():
-    # 0-1-2 a triangle, 2-3 and 3-4-5 another triangle, 5-... : greedy paths
-    # without blossoms can stop short; the matching must pair all six
-    pairs = [(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (4, 5), (3, 5)]
-    found = swiss._augment(list(range(6)), pairs, [(1, 2), (3, 4)])
-    assert sorted(found) == [(0, 1), (2, 3), (4, 5)]
+    # 10 players and who may meet: the quick matching pairs 0-3, 1-2, 4-5,
+    # 6-8, and its paths without odd cycles miss 7-8=6-5=4-9 (it reaches 4
+    # from 6 first, as the wrong end of the triangle 4-5-6); Edmonds' search
+    # shrinks the triangle and pairs all 10: 0-3, 1-2, 4-9, 5-6, 7-8
+    pairs = [(0, 3), (1, 2), (1, 8), (2, 7), (2, 9), (3, 7), (4, 5), (4, 6), (4, 9), (5, 6), (6, 8), (7, 8)]
+    assert len(swiss._greedy_matching(list(range(10)), pairs)) == 4
+    found = swiss._perfect(list(range(10)), pairs)
+    assert found == [(0, 3), (1, 2), (4, 9), (5, 6), (7, 8)]
     assert swiss._perfect([0, 1, 2, 3], [(0, 1), (1, 2), (0, 2)]) is None  # 3 has nobody
 
 
