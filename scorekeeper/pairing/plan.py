@@ -16,15 +16,21 @@ what happened. How:
 * a known perfect design when the tables are all of one size and one
   exists (``designs.design_for``: the affine plane AG(2, q) for q² players at
   tables of q, up to q + 1 rounds; Kirkman's schoolgirls for 15 in threes, 7
-  rounds). Rounds already played that are classes of the design (under the
-  seed's labelling, or, for a plane, a labelling read off the first two
-  rounds played) are kept and the other classes follow. Rounds beyond the
-  design are searched.
+  rounds; the social golfers' schedule for 32 in fours, 10 rounds). Rounds
+  already played that are classes of the design (under the seed's
+  labelling, or, for a plane, a labelling read off the first two rounds
+  played) are kept and the other classes follow. Rounds beyond the design
+  are searched.
 * otherwise simulated annealing over swaps of two players between tables of
   one round, started from the round-by-round seating, stopping as soon as it
   reaches the lower bound (``lower_bound``). Its length is a number of moves,
   not a time, so a plan is reproducible: the same players, rounds, history
   and seed give the same plan.
+
+After a drop, ``planned_round`` goes on with the plan of the field before,
+the players who left taken out, when the tables keep their sizes and it
+does at least as well as a new plan (``_plan_in_force``): a design stays
+perfect for the players left, where a search might not find that.
 
 Table sizes are those of ``table_sizes`` (3 to 7, as equal as possible,
 closest to the preferred size); seat order at each table is random.
