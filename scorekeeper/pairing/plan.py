@@ -523,7 +523,7 @@ def _plan_in_force(ids, total_rounds, played, anchor, needed, preferred, seed) -
     carried = None
     if anchor > 0:
         wider = _field(played[anchor - 1])
-        if field < wider:
+        if field < wider and _from_a_design(played, anchor, preferred):
             start = _run_start(played, wider, anchor)
             earlier = _plan_in_force(
                 _canonical(wider), total_rounds, played, start, anchor - start + rounds, preferred, seed
@@ -542,6 +542,21 @@ def _plan_in_force(ids, total_rounds, played, anchor, needed, preferred, seed) -
     if carried is not None and _score(ids, before, carried) <= (plan.repeats, plan.squares):
         return carried
     return plan.rounds
+
+
+def _from_a_design(played: list, anchor: int, preferred: int) -> bool:
+    """Whether the fields before ``anchor``, followed back through each drop
+    (each field a strict superset of the next), start from one that a
+    design seats: only then is the plan of the field before worth working
+    out again (cheap for a design; a second search would overrun the time
+    a plan may take)."""
+    field = _field(played[anchor - 1])
+    start = _run_start(played, field, anchor)
+    while start > 0 and field < _field(played[start - 1]):
+        field = _field(played[start - 1])
+        start = _run_start(played, field, start)
+    sizes = table_sizes(len(field), preferred)
+    return all(s == sizes[0] for s in sizes) and design_for(len(field), sizes[0]) is not None
 
 
 def _score(ids, before, rounds) -> tuple[int, int]:
