@@ -16,6 +16,10 @@ send it, the app in production settings, bench/environment.py) of:
       and hands out of band, the entry form kept;
   (c) the poll after a hand was saved elsewhere: 200, the entry panel too;
   (d) the whole sheet, as "Show the latest" used to reload it;
+  (e) a tournament table's poll answered 304 (its tag carries the round's
+      clock, read by the same query);
+  (f) that poll after the director paused or resumed the round clock: 200,
+      only the clock out of band;
 
 next to a baseline measured in the same run (GET /login/), with the size of
 the answer, and what (a) costs a second at 550 devices.
@@ -146,7 +150,57 @@ def run() -> None:
         return queries, ms, len(body)
 
     figures["(d) the whole sheet (the old reload)"] = measure(whole_sheet, runs=15)
+    tournament_table(get, figures)
     report(connection.vendor, figures)
+
+
+def tournament_table(get, figures: dict) -> None:
+    """(e) and (f): a Spades table of a Swiss round with a 30-minute clock."""
+    from django.contrib.auth import get_user_model
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from scorekeeper.access.links import GRANT_COOKIE, grant
+    from scorekeeper.access.services import issue_link
+    from scorekeeper.audit import Actor
+    from scorekeeper.models import Round, Table
+    from scorekeeper.tournaments import clock, selectors, services
+
+    actor = Actor.organiser(get_user_model().objects.create_user(f"bench-{uuid.uuid4().hex[:8]}"))
+    t = services.create_tournament(
+        name="Bench night", game="spades", format="swiss", options={"target": 100000}, rounds=2,
+        round_minutes=30, confirm_hands=False, actor=actor,
+    )  # fmt: skip
+    services.register_players(tournament_id=t.pk, text="Ann\nBob\nCat\nDan", actor=actor)
+    rnd = services.propose_round(tournament_id=t.pk, actor=actor)
+    services.publish_round(round_id=rnd.pk, actor=actor)
+    table = Table.objects.filter(round=rnd).order_by("number").first()
+    link, _token = issue_link(match_id=table.match_id, label="table 1", actor=actor)
+    response = HttpResponse()
+    grant(RequestFactory().get("/"), response, link)
+    cookie = f"{GRANT_COOKIE}={response.cookies[GRANT_COOKIE].value}"
+    status, body, _q, _ms = get(f"/matches/{table.match_id}/", HTTP_HX_REQUEST="", HTTP_COOKIE=cookie)
+    page = body.decode()
+    basis = re.search(r"changed/\?(basis=\w+)", page).group(1)
+    tag = re.search(r'If-None-Match": "\\"([^\\]+)\\""', page).group(1)
+    poll_url = f"/matches/{table.match_id}/changed/"
+
+    def unchanged():
+        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{tag}"', HTTP_COOKIE=cookie)
+        assert status.startswith("304"), status
+        return queries, ms, len(body)
+
+    figures["(e) a tournament table's poll answered 304"] = measure(unchanged)
+
+    def clock_changed():  # the page's tag stays as drawn: each press is news to it
+        fresh = Round.objects.get(pk=rnd.pk)
+        action = "pause" if fresh.paused_remaining is None else "resume"
+        clock.change_clock(round_id=rnd.pk, action=action, based_on=selectors.clock_stamp(fresh), actor=actor)
+        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{tag}"', HTTP_COOKIE=cookie)
+        assert status.startswith("200") and b'id="round-clock"' in body and b"sheet-head" not in body, status
+        return queries, ms, len(body)
+
+    figures["(f) 200: the clock paused or resumed"] = measure(clock_changed, runs=15)
 
 
 def save_hand(match_id: int, entry: dict, actor) -> None:

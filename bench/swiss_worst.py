@@ -75,6 +75,9 @@ def cases() -> list[tuple[str, object]]:
         ("1,000 on 0, the bottom 200 have all met", lambda: clique(1000, range(800, 1000))),
         ("1,000 on 0, groups of 31 have all met (30 rounds each)", lambda: groups(1000, 31)),
         ("1,000 on 0, groups of 64 have all met (beyond 30 rounds)", lambda: groups(1000, 64)),
+        ("1,001 on 0, groups of 64 have all met (a bye)", lambda: groups(1001, 64)),
+        ("1,000 on 0, groups of 128 have all met", lambda: groups(1000, 128)),
+        ("1,000 on 0, the bottom 300 have all met", lambda: clique(1000, range(700, 1000))),
         (
             "1,001 on 0, the bottom 71 have met, the lowest 20 had a bye",
             lambda: clique(1001, range(930, 1001), byes=range(981, 1001)),

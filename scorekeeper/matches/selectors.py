@@ -86,6 +86,14 @@ class ScoreSheet:
         return Table.objects.select_related("round__tournament").filter(match_id=self.match.pk).first()
 
     @property
+    def poll_tag(self) -> str:
+        """The poll's ETag for this sheet (``poll_tag``)."""
+        rnd = self.table.round if self.table else None
+        if rnd is None:
+            return poll_tag(self.match.version)
+        return poll_tag(self.match.version, rnd.status, rnd.ends_at, rnd.paused_remaining)
+
+    @property
     def tournament(self):
         return self.table.round.tournament if self.table else None
 
@@ -288,13 +296,40 @@ def latest_change(match_id: int) -> AuditEvent | None:
     return events.select_related("user").order_by("-at", "-id").first()
 
 
-def poll_state(match_id: int) -> tuple[int, bool] | None:
-    """The match's version and whether it is a private tournament's table:
-    one query, for the "changed?" poll (every open sheet, every 3 s; a 304
-    costs about 2 ms of CPU through the ORM, bench/live_poll.py). None: no
-    such match."""
-    row = Match.objects.filter(pk=match_id).values_list("version", "table__round__tournament__is_public").first()
-    return None if row is None else (row[0], row[1] is False)
+def poll_state(match_id: int) -> tuple[str, bool, int] | None:
+    """The sheet poll's tag (``poll_tag``: the match version and its
+    round's clock), whether it is a private tournament's table, and the
+    version: one query, for the "changed?" poll (every open sheet, every
+    3 s; a 304 costs about 2 ms of CPU through the ORM, bench/live_poll.py).
+    None: no such match."""
+    row = (
+        Match.objects.filter(pk=match_id)
+        .values_list(
+            "version",
+            "table__round__tournament__is_public",
+            "table__round__status",
+            "table__round__ends_at",
+            "table__round__paused_remaining",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    version, public, status, ends_at, paused = row
+    return poll_tag(version, status, ends_at, paused), public is False, version
+
+
+def poll_tag(version: int, status: str | None = None, ends_at=None, paused_remaining: int | None = None) -> str:
+    """What an open sheet shows, as the poll's ETag: the match version and,
+    at a tournament table, its round's state and clock (a pause, added time
+    or the end of the round answers the poll, with the new clock). The
+    version comes first, before a "/": the poll tells a clock-only change
+    by it."""
+    if status is None:
+        return str(version)
+    ends = ends_at.isoformat() if ends_at else "-"
+    paused = "-" if paused_remaining is None else str(paused_remaining)
+    return f"{version}/{status}/{ends}/{paused}"
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:

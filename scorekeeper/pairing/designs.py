@@ -11,6 +11,10 @@ a table at most once.
   exactly once. Written as data (the 7 spreads of the lines of PG(3, 2),
   found by an exact-cover search); ``tests/pairing/test_designs.py`` checks
   it is one.
+* ``golfers_32()``: 32 players at tables of 4 for 10 rounds, every two
+  players together at most once (the social golfer problem 8-4-10; each
+  player misses exactly one other). Built here from a difference family
+  over the group GF(2)³ (see the function).
 
 Points are numbered 0..v-1; the seating maps them to players.
 """
@@ -93,11 +97,76 @@ KIRKMAN_15: list[list[list[int]]] = [
 ]
 
 
+# Six base tables (a0, a1, a2, a3), a_i in GF(2)^3 (XOR on 0..7), a0 = 0,
+# such that for every two levels i < j the six sums a_i ^ a_j are distinct,
+# and s_1, s_2, s_3 (s_i = XOR of the six a_i) are linearly independent.
+# Found by a backtracking search over (0, a1, a2, a3) in lexicographic order
+# (the first solution); ``tests/pairing/test_designs.py`` checks the result.
+_GOLF_32_BASE = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 4), (0, 3, 4, 6), (0, 4, 1, 5), (0, 5, 7, 1))
+
+
+def golfers_32() -> list[list[list[int]]]:
+    """10 rounds of 8 tables of 4 over 32 points, every two points together
+    at most once (the social golfer problem 8-4-10).
+
+    Point (g, i) = 8 i + g: g in the group GF(2)^3 (addition is XOR), i one of
+    four levels. Every round is invariant under adding any g, so a pair's
+    meetings depend only on its levels and the difference of its g's:
+    "pure" (same level, difference d != 0, 7 per level) or "mixed" (levels
+    i < j, difference d, 8 per two levels). Each must be covered at most once.
+
+    * 6 rounds, one per base table (a0..a3): the tables {(g ^ a_i, i)}. They
+      cover, for every two levels i, j, the mixed difference a_i ^ a_j: six
+      distinct ones, so two are left, e and e'.
+    * 3 rounds, one per way of splitting the levels into two pairs: for each
+      pair (i, j), with h = e ^ e', the tables {(x, i), (x ^ h, i), (x ^ e, j),
+      (x ^ e', j)}: the last two mixed differences, and the pure difference
+      h on both levels. h = s_i ^ s_j (the 8 mixed differences sum to 0).
+    * 1 round: each level cut into the cosets of the subgroup {0, a ^ b,
+      a ^ c, b ^ c}, where a, b, c are the level's three h's. They are
+      independent (s_1..s_3 are), so that subgroup's 3 pure differences
+      miss them: the level's 6 pure differences are all distinct.
+
+    Every pair is then covered at most once; the one pair each point misses
+    is a pure difference (the seventh).
+    """
+    levels = ((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))
+
+    def point(g: int, level: int) -> int:
+        return 8 * level + g
+
+    rounds = [[[point(g ^ base[i], i) for i in range(4)] for g in range(8)] for base in _GOLF_32_BASE]
+    h_at: dict[int, list[int]] = {i: [] for i in range(4)}
+    for split in levels:
+        tables = []
+        for i, j in split:
+            e, e2 = (d for d in range(8) if d not in {b[i] ^ b[j] for b in _GOLF_32_BASE})
+            h = e ^ e2
+            h_at[i].append(h)
+            h_at[j].append(h)
+            for x in range(8):
+                if x < x ^ h:
+                    tables.append([point(x, i), point(x ^ h, i), point(x ^ e, j), point(x ^ e2, j)])
+        rounds.append(tables)
+    last = []
+    for i in range(4):
+        a, b, c = h_at[i]
+        group = (0, a ^ b, a ^ c, b ^ c)
+        for x in range(8):
+            if x == min(x ^ u for u in group):
+                last.append([point(x ^ u, i) for u in group])
+    rounds.append(last)
+    return rounds
+
+
 def design_for(n: int, size: int) -> list[list[list[int]]] | None:
     """A resolvable design for ``n`` players at tables of ``size``, if one is
-    known here: AG(2, size) for n = size², KTS(15) for 15 in threes."""
+    known here: AG(2, size) for n = size², KTS(15) for 15 in threes, the
+    8-4-10 golfers' schedule for 32 in fours."""
     if n == size * size and size in _FIELDS:
         return affine_plane(size)
     if n == 15 and size == 3:
         return [[list(t) for t in rnd] for rnd in KIRKMAN_15]
+    if n == 32 and size == 4:
+        return golfers_32()
     return None

@@ -16,15 +16,21 @@ what happened. How:
 * a known perfect design when the tables are all of one size and one
   exists (``designs.design_for``: the affine plane AG(2, q) for q² players at
   tables of q, up to q + 1 rounds; Kirkman's schoolgirls for 15 in threes, 7
-  rounds). Rounds already played that are classes of the design (under the
-  seed's labelling, or, for a plane, a labelling read off the first two
-  rounds played) are kept and the other classes follow. Rounds beyond the
-  design are searched.
+  rounds; the social golfers' schedule for 32 in fours, 10 rounds). Rounds
+  already played that are classes of the design (under the seed's
+  labelling, or, for a plane, a labelling read off the first two rounds
+  played) are kept and the other classes follow. Rounds beyond the design
+  are searched.
 * otherwise simulated annealing over swaps of two players between tables of
   one round, started from the round-by-round seating, stopping as soon as it
   reaches the lower bound (``lower_bound``). Its length is a number of moves,
   not a time, so a plan is reproducible: the same players, rounds, history
   and seed give the same plan.
+
+After a drop, ``planned_round`` goes on with the plan of the field before,
+the players who left taken out, when the tables keep their sizes and it
+does at least as well as a new plan (``_plan_in_force``): a design stays
+perfect for the players left, where a search might not find that.
 
 Table sizes are those of ``table_sizes`` (3 to 7, as equal as possible,
 closest to the preferred size); seat order at each table is random.
@@ -124,9 +130,10 @@ def plan_seating(
 
     ``played`` lists the rounds already played, each a list of tables of
     player ids (players no longer in ``player_ids`` are ignored).
-    ``max_moves`` overrides the annealing's length (for benchmarks).
+    ``max_moves`` overrides the annealing's length (for benchmarks). The
+    order ``player_ids`` come in does not matter.
     """
-    ids = list(player_ids)
+    ids = _canonical(player_ids)
     n = len(ids)
     if len(set(ids)) != n:
         raise ValueError("Every player can be seated only once per round")
@@ -451,34 +458,110 @@ def planned_round(
     rounds ``played`` so far (in order) and the players seated now.
 
     Nothing needs storing: the plan is worked out again each round. It is
-    the plan made when the field last changed (the first of the latest run
-    of rounds played by exactly these players), if every round since went as
-    that plan said; otherwise (a drop, a late entry, an organiser's swap) a
-    new plan of the remaining rounds from everything played so far. Either
-    way it is the same tables for the same players, history and seed.
+    the plan in force since the field last changed (the first of the latest
+    run of rounds played by exactly these players, ``_plan_in_force``), if
+    every round since went as that plan said; otherwise (an organiser's swap,
+    say) a new plan of the remaining rounds from everything played so far.
+    Either way it is the same tables for the same players, history and seed.
 
     Fields of more than ``PLAN_UP_TO`` players are seated round by round
     (``seat_round``): the plan keeps a count for every two players, and in a
     field that big the round-by-round seating hardly repeats anyway.
     """
-    ids = list(player_ids)
+    ids = _canonical(player_ids)
     played = [[list(table) for table in rnd] for rnd in played]
     if len(ids) > PLAN_UP_TO:
         history = pair_counts(table for rnd in played for table in rnd)
-        return seat_round(ids, preferred, history, seed=f"{seed}/{len(played)}")
+        return seat_round(list(player_ids), preferred, history, seed=f"{seed}/{len(played)}")
     now = len(played)
-    field = set(ids)
-    anchor = now
-    while anchor > 0 and {p for table in played[anchor - 1] for p in table} == field:
-        anchor -= 1
-
-    def as_set(rnd):
-        return {frozenset(table) for table in rnd}
-
-    if anchor < now:
-        earlier = plan_seating(
-            ids, max(total_rounds - anchor, now - anchor + 1), preferred, played[:anchor], f"{seed}/{anchor}"
-        )
-        if all(as_set(played[j]) == as_set(earlier.rounds[j - anchor]) for j in range(anchor, now)):
-            return earlier.rounds[now - anchor]
+    anchor = _run_start(played, set(ids), now)
+    rounds = _plan_in_force(ids, total_rounds, played, anchor, now - anchor + 1, preferred, seed)
+    if all(_as_set(played[j]) == _as_set(rounds[j - anchor]) for j in range(anchor, now)):
+        return rounds[now - anchor]
     return plan_seating(ids, max(total_rounds - now, 1), preferred, played, f"{seed}/{now}").rounds[0]
+
+
+def _canonical(player_ids: Iterable[Hashable]) -> list[Hashable]:
+    """The players in an order that does not depend on how they were listed
+    (so a field can be rebuilt from the tables it played)."""
+    ids = list(player_ids)
+    try:
+        return sorted(ids, key=lambda p: (type(p).__name__, p))
+    except TypeError:
+        return ids
+
+
+def _as_set(rnd) -> set[frozenset]:
+    return {frozenset(table) for table in rnd}
+
+
+def _field(rnd) -> set:
+    return {p for table in rnd for p in table}
+
+
+def _run_start(played: list, field: set, end: int) -> int:
+    """The first of the rounds before ``end`` played by exactly ``field``,
+    in an unbroken run up to ``end``."""
+    start = end
+    while start > 0 and _field(played[start - 1]) == field:
+        start -= 1
+    return start
+
+
+def _plan_in_force(ids, total_rounds, played, anchor, needed, preferred, seed) -> list[list[list[Hashable]]]:
+    """The rounds from ``anchor`` on that the field ``ids`` plays: a plan of
+    them from the rounds before (``plan_seating``), or, after a drop, the
+    plan of the field before, with the players who left taken out, when its
+    rounds so far went as planned, its tables keep the sizes
+    (``table_sizes``) and it does at least as well. So a perfect design
+    goes on without repeats after a drop, where a search might not find
+    one."""
+    field = set(ids)
+    before = played[:anchor]
+    rounds = max(total_rounds - anchor, needed)
+    sizes = table_sizes(len(ids), preferred)
+    carried = None
+    if anchor > 0:
+        wider = _field(played[anchor - 1])
+        if field < wider and _from_a_design(played, anchor, preferred):
+            start = _run_start(played, wider, anchor)
+            earlier = _plan_in_force(
+                _canonical(wider), total_rounds, played, start, anchor - start + rounds, preferred, seed
+            )
+            if all(_as_set(played[j]) == _as_set(earlier[j - start]) for j in range(start, anchor)):
+                rest = [[[p for p in t if p in field] for t in rnd] for rnd in earlier[anchor - start :]]
+                rest = [[t for t in rnd if t] for rnd in rest]
+                if len(rest) >= rounds and all(sorted(map(len, rnd), reverse=True) == sizes for rnd in rest):
+                    carried = rest[:rounds]
+    if carried is not None:
+        score = _score(ids, before, carried)
+        counts = pair_counts(t for rnd in before for t in ([p for p in t if p in field] for t in rnd))
+        if score <= lower_bound(len(ids), sizes, rounds, counts.values()):
+            return carried
+    plan = plan_seating(ids, rounds, preferred, before, f"{seed}/{anchor}")
+    if carried is not None and _score(ids, before, carried) <= (plan.repeats, plan.squares):
+        return carried
+    return plan.rounds
+
+
+def _from_a_design(played: list, anchor: int, preferred: int) -> bool:
+    """Whether the fields before ``anchor``, followed back through each drop
+    (each field a strict superset of the next), start from one that a
+    design seats: only then is the plan of the field before worth working
+    out again (cheap for a design; a second search would overrun the time
+    a plan may take)."""
+    field = _field(played[anchor - 1])
+    start = _run_start(played, field, anchor)
+    while start > 0 and field < _field(played[start - 1]):
+        field = _field(played[start - 1])
+        start = _run_start(played, field, start)
+    sizes = table_sizes(len(field), preferred)
+    return all(s == sizes[0] for s in sizes) and design_for(len(field), sizes[0]) is not None
+
+
+def _score(ids, before, rounds) -> tuple[int, int]:
+    """(repeats, squares) of the rounds ``before`` and ``rounds``, counting
+    only the players ``ids``."""
+    field = set(ids)
+    counts = pair_counts(t for rnd in [*before, *rounds] for t in ([p for p in t if p in field] for t in rnd))
+    return sum(c - 1 for c in counts.values() if c > 1), sum(c * c for c in counts.values())

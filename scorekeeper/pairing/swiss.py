@@ -229,6 +229,24 @@ def _sparse_pairs(f: _Field, members: list[int], exclude: int | None = None) -> 
     return sorted(out)
 
 
+def _clique_too_big(f: _Field, members: list[int], exclude: int | None = None) -> bool:
+    """Whether ``members`` (minus ``exclude``) surely cannot be paired
+    without a rematch: the player who has met most of them, with those
+    they met, have all met each other, and they are more than half, so
+    some of them have nobody left to play. A quick way past tails that
+    are too short (the bottom 300 have all met); it never rules out a tail
+    that could be paired."""
+    ms = [i for i in members if i != exclude]
+    if not ms:
+        return False
+    inside = set(ms)
+    top = max(ms, key=lambda i: len(f.met[i] & inside))
+    group = (f.met[top] & inside) | {top}
+    if 2 * len(group) <= len(ms):
+        return False
+    return all(len(f.met[i] & group) == len(group) - 1 for i in group)
+
+
 def _greedy_matching(ms: list[int], pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """A large matching, quickly: the players with the fewest choices first,
     each to their partner with the fewest choices, then augmenting paths
@@ -287,21 +305,99 @@ def _perfect(
     members: list[int], pairs: list[tuple[int, int]], exclude: int | None = None
 ) -> list[tuple[int, int]] | None:
     """A perfect matching of ``members`` minus ``exclude`` within ``pairs``,
-    or None if there is none (a maximum-cardinality matching, no weights:
-    quick even where the weighted one is not)."""
+    or None if there is none: the greedy matching, completed by Edmonds'
+    augmenting paths (``_augment``). No weights: quick even where the
+    weighted matching is not."""
     ms = [i for i in members if i != exclude]
     if len(ms) % 2:
         return None
     quick = _greedy_matching(ms, pairs)
     if 2 * len(quick) == len(ms):
         return quick
-    g = nx.Graph()
-    g.add_nodes_from(ms)
-    g.add_edges_from(pairs)
-    matching = nx.max_weight_matching(g, maxcardinality=True)
-    if 2 * len(matching) != len(ms):
-        return None
-    return sorted((min(u, v), max(u, v)) for u, v in matching)
+    full = _augment(ms, pairs, quick)
+    return full if 2 * len(full) == len(ms) else None
+
+
+def _augment(ms: list[int], pairs: list[tuple[int, int]], start: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A maximum matching of ``ms`` within ``pairs``, from the matching
+    ``start``: Edmonds' blossom algorithm for the cardinality (a search for
+    an augmenting path from each unmatched player, odd cycles shrunk to
+    their base). A player from whom no augmenting path leads never gets one
+    later, so each is searched from at most once."""
+    index = {p: k for k, p in enumerate(ms)}
+    n = len(ms)
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for i, j in pairs:
+        a, b = index.get(i), index.get(j)
+        if a is not None and b is not None:
+            adj[a].append(b)
+            adj[b].append(a)
+    match = [-1] * n
+    for i, j in start:
+        match[index[i]], match[index[j]] = index[j], index[i]
+
+    def find_path(root: int) -> bool:
+        parent = [-1] * n
+        base = list(range(n))
+        used = [False] * n
+        used[root] = True
+        queue = deque([root])
+
+        def lca(a: int, b: int) -> int:
+            seen = [False] * n
+            while True:
+                a = base[a]
+                seen[a] = True
+                if match[a] == -1:
+                    break
+                a = parent[match[a]]
+            while True:
+                b = base[b]
+                if seen[b]:
+                    return b
+                b = parent[match[b]]
+
+        def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
+            while base[v] != b:
+                blossom[base[v]] = blossom[base[match[v]]] = True
+                parent[v] = child
+                child = match[v]
+                v = parent[match[v]]
+
+        while queue:
+            v = queue.popleft()
+            for to in adj[v]:
+                if base[v] == base[to] or match[v] == to:
+                    continue
+                if to == root or (match[to] != -1 and parent[match[to]] != -1):
+                    cur = lca(v, to)
+                    blossom = [False] * n
+                    mark(v, cur, to, blossom)
+                    mark(to, cur, v, blossom)
+                    for k in range(n):
+                        if blossom[base[k]]:
+                            base[k] = cur
+                            if not used[k]:
+                                used[k] = True
+                                queue.append(k)
+                elif parent[to] == -1:
+                    parent[to] = v
+                    if match[to] == -1:
+                        # flip the path root .. to
+                        while to != -1:
+                            pv = parent[to]
+                            nxt = match[pv]
+                            match[to], match[pv] = pv, to
+                            to = nxt
+                        return True
+                    used[match[to]] = True
+                    queue.append(match[to])
+        return False
+
+    for v in range(n):
+        if match[v] == -1:
+            find_path(v)
+    return sorted((ms[a], ms[b]) for a, b in enumerate(match) if a < b)
 
 
 def _improve(f: _Field, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -401,15 +497,26 @@ def _pair_positions(f: _Field, exact_up_to: int, block_size: int) -> tuple[list[
     # weighted matching on the tail that passes).
     for bye_pos in candidates[:BYE_TRIES]:
         undone = 1
+        tried = 0
         while undone <= len(blocks) + 1:
             kept = blocks[: len(blocks) - undone + 1]
             done = {x for block in kept for pair in block for x in pair}
             members = [i for i in everyone if i not in done]
             undone += 1
-            if bye_pos is not None and bye_pos not in members:
+            if len(members) == tried or (bye_pos is not None and bye_pos not in members):
+                continue  # an undone block that had paired nobody changes nothing
+            tried = len(members)
+            if _clique_too_big(f, members, exclude=bye_pos):
                 continue
             allowed = _sparse_pairs(f, members, exclude=bye_pos)
             found = _perfect(members, allowed, exclude=bye_pos)
+            if found is None and len(members) == n:
+                # the whole field, and the sparse graph has no perfect
+                # matching: every pair that has not met (big cliques, e.g.
+                # groups of 128 who have all met, need partners far away)
+                rest = [i for i in members if i != bye_pos]
+                allowed = [(i, j) for x, i in enumerate(rest) for j in rest[x + 1 :] if j not in f.met[i]]
+                found = _perfect(members, allowed, exclude=bye_pos)
             if found is None:
                 continue
             if len(members) <= WEIGHTED_TAIL:

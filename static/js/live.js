@@ -55,8 +55,18 @@
   // was not saved. Leave the page as it is; the next poll (3 s) asks again, saying so.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var elt = event.detail.elt, xhr = event.detail.xhr;
-    var replaces = xhr.status === 200 && xhr.getResponseHeader("HX-Trigger") !== "sheet-kept";  // the entry panel
+    var trigger = xhr.getResponseHeader("HX-Trigger");
+    var replaces = xhr.status === 200 && trigger !== "sheet-kept" && trigger !== "round-clock";  // the entry panel
     if (isPoll(elt) && replaces && !asked.get(elt) && typed()) event.detail.shouldSwap = false;
+  });
+
+  // The poll asks with the tag of what the page shows. An answer that swapped only the round clock
+  // (paused, time added) leaves this element in place: it asks from now on with the answer's tag.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt, xhr = event.detail.xhr;
+    if (!isPoll(elt) || !xhr || xhr.status !== 200 || xhr.getResponseHeader("HX-Trigger") !== "round-clock") return;
+    var tag = xhr.getResponseHeader("ETag");
+    if (tag) elt.setAttribute("hx-headers", JSON.stringify({"If-None-Match": tag}));
   });
 
   // The form was kept (only a past hand changed): its preview may count bags that changed.

@@ -1,6 +1,6 @@
 """The director's desk and the round clock in the browser: a Swiss Spades
 round of two tables being scored; the organiser's desk (phone) shows both
-tables with the hand each is on and updates by itself (its 10 s poll);
+tables with the hand each is on and updates by itself (its 5 s poll);
 the filters are plain links. A table's sheet counts the round's time down
 in the browser and says "Time is up" when it is, without a reload; a round
 whose end is past shows it as drawn."""
@@ -63,7 +63,7 @@ def test_the_desk_and_the_round_clock(app: App, new_context, live_server, size, 
     page.emulate_media(color_scheme="light")
     assert not problems, "\n".join(problems)
 
-    # The second table saves a hand: the desk shows it by itself (10 s poll).
+    # The second table saves a hand: the desk shows it by itself (5 s poll).
     play(Match.objects.get(pk=tables[1].match_id), {"bids": [4, 3], "tricks": [5, 8]})
     expect(page.locator("#desk-table-2")).to_contain_text("On hand 3", timeout=15_000)
 

@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from scorekeeper.pairing.designs import KIRKMAN_15, PRIME_POWERS, GaloisField, affine_plane, design_for
+from scorekeeper.pairing.designs import KIRKMAN_15, PRIME_POWERS, GaloisField, affine_plane, design_for, golfers_32
 
 
 def pairs_met(rounds):
@@ -64,11 +64,27 @@ def test_kirkman_15_is_a_kirkman_triple_system():
     assert len(met) == 105 and set(met.values()) == {1}
 
 
+def test_golfers_32_is_a_schedule_of_10_rounds_without_a_repeat():
+    rounds = golfers_32()
+    assert len(rounds) == 10
+    for rnd in rounds:
+        assert len(rnd) == 8 and all(len(table) == 4 for table in rnd)
+        assert sorted(p for table in rnd for p in table) == list(range(32))  # a round seats everyone once
+    met = pairs_met(rounds)
+    # 10 rounds x 8 tables x 6 pairs = 480 meetings, all of different pairs
+    assert len(met) == 480 and set(met.values()) == {1}
+    # each player meets 30 of the other 31: the 16 pairs who never meet cover everyone once
+    never = {frozenset(p) for p in combinations(range(32), 2)} - set(met)
+    assert sorted(p for pair in never for p in pair) == list(range(32))
+
+
 def test_which_fields_have_a_design():
     assert len(design_for(16, 4)) == 5
     assert len(design_for(49, 7)) == 8
     assert len(design_for(15, 3)) == 7
     assert design_for(36, 6) is None  # no plane of order 6
     assert design_for(20, 4) is None
+    assert len(design_for(32, 4)) == 10
+    assert design_for(32, 8) is None
     with pytest.raises(ValueError, match="GF\\(6\\)"):
         GaloisField(6)

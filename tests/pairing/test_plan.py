@@ -38,6 +38,8 @@ def check_rounds(rounds, ids, preferred):
         (15, 3, 7, "design"),  # Kirkman's schoolgirls
         (9, 3, 4, "design"),  # AG(2, 3)
         (49, 7, 8, "design"),  # AG(2, 7)
+        (32, 4, 10, "design"),  # the social golfer problem 8-4-10
+        (32, 4, 4, "design"),  # fewer rounds: the first 4 of its 10
         (20, 4, 5, "search"),  # no design here: the search finds a perfect one
     ],
 )
@@ -120,6 +122,23 @@ def test_a_drop_replans_the_rest_around_what_was_played():
     assert [sorted(map(sorted, rnd)) for rnd in played[:2]] == [sorted(map(sorted, rnd)) for rnd in plan.rounds[:2]]
     assert sorted(map(len, played[2])) == [3, 4, 4, 4] and "p0" not in {p for t in played[2] for p in t}
     assert repeats(played) == 0  # still nobody meets anyone twice
+
+
+def test_32_at_fours_a_drop_after_round_3_keeps_what_was_played():
+    ids = list(range(32))
+    played = play_event([ids] * 3 + [ids[1:]] * 7, 10, 4, seed=4)
+    plan = plan_seating(ids, 10, 4, [], "4/0")
+    assert plan.method == "design" and plan.repeats == 0
+    assert [sorted(map(sorted, rnd)) for rnd in played[:3]] == [sorted(map(sorted, rnd)) for rnd in plan.rounds[:3]]
+    assert all(sorted(map(len, rnd)) == [3, 4, 4, 4, 4, 4, 4, 4] for rnd in played[3:])
+    # the 31 left, seated round by round from the same 3 rounds, as before
+    by_round = [list(rnd) for rnd in played[:3]]
+    for r in range(3, 10):
+        history = pair_counts(t for rnd in by_round for t in rnd)
+        by_round.append(seat_round(ids[1:], 4, history, seed=f"4/{r}"))
+    assert (repeats(by_round), squares(by_round)) == (38, 535)  # seated round by round after the drop
+    # the schedule goes on with the player who left taken out: still nobody twice
+    assert (repeats(played), squares(played)) == (0, 480 - 7 * 3)  # 7 rounds without its 3 meetings
 
 
 def test_a_late_entry_replans_the_rest():

@@ -64,6 +64,36 @@ def test_the_top_70_and_groups_that_have_all_met():
     check(groups, pair_swiss_round(groups))
 
 
+@pytest.mark.parametrize(("n", "size"), [(1000, 64), (1001, 64), (600, 128)])
+def test_groups_of_64_or_128_who_have_all_met_pair_without_a_rematch(n, size):
+    # every block of 32 from the top has met itself: all float, the bottom is
+    # re-matched on a wide tail (where the augmenting paths need blossoms)
+    players = [
+        SwissPlayer(
+            id=i,
+            seed=i,
+            opponents=frozenset(j for j in range(i // size * size, min(n, i // size * size + size)) if j != i),
+        )
+        for i in range(n)
+    ]
+    result = pair_swiss_round(players)
+    check(players, result)
+    assert result.bye_id == (n - 1 if n % 2 else None)
+    assert all(a // size != b // size for a, b in result.pairs)  # every board pairs two groups
+
+
+def test_a_perfect_pairing_that_needs_an_odd_cycle_is_found():
+    # 10 players and who may meet: the quick matching pairs 0-3, 1-2, 4-5,
+    # 6-8, and its paths without odd cycles miss 7-8=6-5=4-9 (it reaches 4
+    # from 6 first, as the wrong end of the triangle 4-5-6); Edmonds' search
+    # shrinks the triangle and pairs all 10: 0-3, 1-2, 4-9, 5-6, 7-8
+    pairs = [(0, 3), (1, 2), (1, 8), (2, 7), (2, 9), (3, 7), (4, 5), (4, 6), (4, 9), (5, 6), (6, 8), (7, 8)]
+    assert len(swiss._greedy_matching(list(range(10)), pairs)) == 4
+    found = swiss._perfect(list(range(10)), pairs)
+    assert found == [(0, 3), (1, 2), (4, 9), (5, 6), (7, 8)]
+    assert swiss._perfect([0, 1, 2, 3], [(0, 1), (1, 2), (0, 2)]) is None  # 3 has nobody
+
+
 def test_the_bye_skips_players_who_had_one_and_those_it_would_force_a_rematch():
     # 101 players: the lowest 3 had a bye, so 97 gets it
     players = clique(101, byes=(98, 99, 100))

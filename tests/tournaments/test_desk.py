@@ -248,3 +248,62 @@ def test_a_paused_clock_shows_paused_with_the_time_left_and_counts_no_more(organ
     assert "Round clock paused" in desk and "12:05 left" in desk and 'value="resume"' in desk
     sheet = text_of(client.get(f"/matches/{tables[0].match_id}/"))
     assert "12:05 left" in sheet and "data-clock-ends" not in sheet and "Time is up" not in sheet
+
+
+# ------------------------------------------- the clock on pages already open
+
+
+def test_an_open_sheets_poll_brings_a_pause_and_added_time(organiser):
+    t, rnd, tables = four_tables(organiser, round_minutes=30)
+    match_id = tables[0].match_id
+    device = device_for(tables[0])
+    page = text_of(device.get(f"/matches/{match_id}/"))
+    tag = page.split('"If-None-Match": "\\"', 1)[1].split('\\""', 1)[0]
+    url = f"/matches/{match_id}/changed/"
+    with CaptureQueriesContext(connection) as nothing:
+        assert device.get(url, HTTP_IF_NONE_MATCH=f'"{tag}"', **HX).status_code == 304
+    assert len(nothing) == 1  # still one query while nothing changed
+    organiser_client = client_for(organiser)
+    assert press(organiser_client, t, rnd, "pause").status_code == 302
+    paused = device.get(url, HTTP_IF_NONE_MATCH=f'"{tag}"', **HX)
+    body = text_of(paused)
+    # only the clock, out of band: the sheet's note and entry are left alone
+    assert paused.status_code == 200 and paused["HX-Trigger"] == "round-clock"
+    assert 'id="round-clock"' in body and 'hx-swap-oob="true"' in body and "Round clock paused" in body
+    assert "29:" in body and "left" in body and "entry-form" not in body and "live-note" not in body
+    # asked again with the answer's tag: nothing new
+    assert device.get(url, HTTP_IF_NONE_MATCH=paused["ETag"], **HX).status_code == 304
+    rnd.refresh_from_db()
+    assert press(organiser_client, t, rnd, "add").status_code == 302  # paused + 5 min
+    added = text_of(device.get(url, HTTP_IF_NONE_MATCH=paused["ETag"], **HX))
+    assert "Round clock paused" in added and "34:" in added
+    rnd.refresh_from_db()
+    assert press(organiser_client, t, rnd, "resume").status_code == 302
+    running = text_of(device.get(url, HTTP_IF_NONE_MATCH=paused["ETag"], **HX))
+    assert "Time left in the round" in running and 'data-clock-ends="' in running and "paused" not in running
+
+
+def test_a_saved_hand_and_the_clock_change_together_answer_the_whole_sheet(organiser):
+    t, rnd, tables = four_tables(organiser, round_minutes=30)
+    match_id = tables[0].match_id
+    device = device_for(tables[0])
+    first = device.get(f"/matches/{match_id}/changed/", HTTP_IF_NONE_MATCH='"0"', **HX)  # an old page
+    play(tables[0].match, {"bids": [4, 3], "tricks": [5, 8]})
+    assert press(client_for(organiser), t, rnd, "pause").status_code == 302
+    answer = device.get(f"/matches/{match_id}/changed/", HTTP_IF_NONE_MATCH=first["ETag"], **HX)
+    body = text_of(answer)
+    assert answer.status_code == 200 and answer.get("HX-Trigger") != "round-clock"
+    assert 'id="totals"' in body and 'id="sheet-head"' in body  # the sheet's parts
+    assert "Round clock paused" in body  # and the clock with them
+
+
+def test_the_standings_poll_brings_a_pause(organiser):
+    t, rnd, tables = four_tables(organiser, round_minutes=30)
+    screen = client_for()
+    url = f"/tournaments/{t.pk}/standings/"
+    first = screen.get(url, **HX)
+    assert "Time left in the round" in text_of(first)
+    assert screen.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HX).status_code == 304
+    assert press(client_for(organiser), t, rnd, "pause").status_code == 302
+    paused = screen.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HX)
+    assert paused.status_code == 200 and "Round clock paused" in text_of(paused)

@@ -21,7 +21,7 @@ from ...access.permissions import Viewer, match_and_scorer, scorer
 from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import bids_a_contract, plays_deals, shown_message, shown_preview
-from ...models import Match
+from ...models import Match, Table
 from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
 from ..forms import BadBasis, parse_hand, partial_bids, read_basis
@@ -46,25 +46,35 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 @vary_on_headers("HX-Request")
 def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Polled by an open sheet every few seconds with the version it shows
-    (If-None-Match): 304 while nothing changed, one query. Else, with htmx,
+    """Polled by an open sheet every few seconds with the tag it shows
+    (If-None-Match, ``selectors.poll_tag``: the match version and its
+    round's clock): 304 while nothing changed, one query. Else, with htmx,
     the sheet's parts out of band (``render.live``): the entry panel only
     if what it was drawn from (``?basis=``) changed, so what is being typed
-    is kept; without htmx a banner with a link to the latest."""
+    is kept; only the round clock when only the clock changed (a pause,
+    added time); without htmx a banner with a link to the latest."""
     state = poll_state(match_id)
     if state is None:
         raise Http404("No such match")
-    version, private = state
+    tag, private, version = state
     if private and match_and_scorer(request, match_id)[1] is None:
         return refuse_private(request)
-    etag = quote_etag(str(version))
+    etag = quote_etag(tag)
     response = get_conditional_response(request, etag=etag)
-    if response is None and request.htmx:
+    shown = request.headers.get("If-None-Match", "").strip().removeprefix("W/").strip('"').split("/", 1)[0]
+    if response is None and request.htmx and shown == str(version):
+        table = Table.objects.select_related("round", "match").filter(match_id=match_id).first()
+        playing = table is not None and table.match.status == Match.Status.IN_PROGRESS
+        response = render(request, "tournaments/clock.html", {"rnd": table.round if playing else None, "oob": True})
+        response["HX-Trigger"] = "round-clock"  # live.js: the poll asks with this answer's tag from now on
+    elif response is None and request.htmx:
         try:
             sheet = score_sheet(match_id)
         except Match.DoesNotExist:
             raise Http404("No such match") from None
-        etag = quote_etag(str(sheet.match.version))  # a write may have come in between
+        if tag == str(version):
+            sheet.table = None  # not a tournament table (the poll's query said so): no query to ask again
+        etag = quote_etag(sheet.poll_tag)  # a write may have come in between
         viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
         response = live(request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET)
     elif response is None:

@@ -390,7 +390,7 @@ def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor
 # --------------------------------------------------------- director's desk
 
 
-DESK_POLL_SECONDS = 10
+DESK_POLL_SECONDS = 5
 DESK_FILTERS = (
     ("all", gettext_lazy("All tables")),
     ("not_started", gettext_lazy("Not started")),
@@ -404,7 +404,7 @@ DESK_FILTERS = (
 @tournament_organiser_required
 def desk(request: HttpRequest, tournament: Tournament, round_id: int, actor: Actor) -> HttpResponse:
     """Every table of a round as its organisers watch it, filtered by
-    ``?show=`` (not_started, slow, needs_me). Polled every 10 s (htmx) with
+    ``?show=`` (not_started, slow, needs_me). Polled every 5 s (htmx) with
     the ETag of what it shows: 304 while no table was saved, the clock did
     not change and the minute did not turn (the "4 min ago")."""
     rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)

@@ -49,13 +49,16 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
     }
 
     def drawn() -> dict:
-        return {**context, "standings_html": drawn_standings(tournament, generation, lambda: _draw(tournament))}
+        return {
+            **context,
+            "standings_html": drawn_standings(tournament, generation, lambda: _draw(tournament)),
+            # The round clock, counted down in the browser (a pause, added time: a new generation).
+            "current_round": Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
+            .order_by("-number")
+            .first(),
+        }
 
     if not request.htmx:
-        # The round clock, counted down in the browser (outside the polled part).
-        context["current_round"] = (
-            Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING).order_by("-number").first()
-        )
         return render(request, "tournaments/standings.html", drawn())
     body = poll_answer(
         tournament, generation, big, lambda: render_to_string("tournaments/standings.html#live", drawn())
