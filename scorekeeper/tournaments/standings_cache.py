@@ -13,6 +13,10 @@ the cache alone. After it, one request looks again (the others answer from
 the cache meanwhile) and, only if the generation moved, draws the
 standings anew. With the default file cache or with Redis that is one look
 and one drawing per change for all the server's processes.
+
+The drawn HTML is in one language: its keys carry the language it was drawn
+in (``get_language()``), so a screen in Urdu never gets the English drawing
+and each language is drawn once per change.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import get_language
 
 from ..models import Tournament
 from .selectors import standings_generation
@@ -51,7 +56,7 @@ def current_generation(tournament: Tournament, draw: Callable[[], str]) -> str:
         looked_at = time.time()
         generation = standings_generation(tournament.pk)
         if shown is None or shown.value != generation:
-            cache.set(f"{key}-{generation}", draw(), timeout=DRAWN_TIMEOUT)
+            cache.set(f"{key}-{generation}-{get_language()}", draw(), timeout=DRAWN_TIMEOUT)
         cache.set(key, Generation(generation, looked_at), timeout=None)
     finally:
         cache.delete(f"{key}-looking")
@@ -67,7 +72,7 @@ def look_again(tournament_id: int) -> None:
 
 def drawn_standings(tournament: Tournament, generation: str, draw: Callable[[], str]) -> str:
     """The standings' HTML of that generation (drawn again if the cache lost it)."""
-    key = f"tournament-{tournament.pk}-standings-{generation}"
+    key = f"tournament-{tournament.pk}-standings-{generation}-{get_language()}"
     html = cache.get(key)
     if html is None:
         html = draw()
@@ -80,7 +85,7 @@ def poll_answer(tournament: Tournament, generation: str, big: bool, render: Call
     and then sent as it is to every screen: at 500 tables 274 kB of HTML
     become 20 kB, and a poll answered from the cache costs 2 ms of the
     server's CPU instead of 4 (bench/standings_page.py)."""
-    key = f"tournament-{tournament.pk}-standings-{generation}-poll-{int(big)}"
+    key = f"tournament-{tournament.pk}-standings-{generation}-{get_language()}-poll-{int(big)}"
     body = cache.get(key)
     if body is None:
         body = gzip.compress(render().encode(), compresslevel=6, mtime=0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -56,14 +57,15 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     version, private = state
     if private and match_and_scorer(request, match_id)[1] is None:
         return refuse_private(request)
-    etag = quote_etag(str(version))
+    # The language is part of what the page shows: an Urdu answer never stands for an English one.
+    etag = quote_etag(f"{version}-{get_language()}")
     response = get_conditional_response(request, etag=etag)
     if response is None and request.htmx:
         try:
             sheet = score_sheet(match_id)
         except Match.DoesNotExist:
             raise Http404("No such match") from None
-        etag = quote_etag(str(sheet.match.version))  # a write may have come in between
+        etag = quote_etag(f"{sheet.match.version}-{get_language()}")  # a write may have come in between
         viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
         response = live(request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET)
     elif response is None:
