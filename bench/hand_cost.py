@@ -193,6 +193,7 @@ def requests(language: str = "en"):
 
 
 def count_instructions(count: int, language: str) -> None:
+    os.environ["BENCH_LANGUAGE"] = language  # for the report
     with tempfile.TemporaryDirectory(prefix="scorekeeper-callgrind-") as out:
         command = [
             "valgrind", "--tool=callgrind", "--zero-before=os_getppid*", "--dump-before=os_getpgrp*",

@@ -165,8 +165,10 @@ LANGUAGES_BIDI = ["he", "ar", "ar-dz", "ckb", "fa", "ug", "ur", "sd"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = len(LANGUAGES) > 1
 if USE_I18N:
-    MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware") + 1,
-                      "django.middleware.locale.LocaleMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware") + 1,
+        "django.middleware.locale.LocaleMiddleware",
+    )
 # Digits stay Western (0-9) in every language, as inputs accept only ASCII
 # digits (scorekeeper/numbers.py) and as players in Pakistan write scores;
 # no thousands separator, so a score is never shown as "1,250" or "1.250".
