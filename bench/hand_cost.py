@@ -17,6 +17,14 @@ the new row; and the baseline POST /bench/baseline/. Prints the app's CPU
 time per request of each kind and their ratio; hands and baseline requests
 take turns in blocks, as this machine's speed drifts.
 
+``--language`` chooses what translation costs: ``off`` (LANGUAGES=en: no
+LocaleMiddleware, no lookups), ``en`` (the default install, English, Urdu
+and Sindhi offered; the device asks for English) or ``ur`` (the device asks
+for Urdu, with every message of locale/ur translated: a stand-in catalogue,
+each msgstr the English with an Urdu letter in front, made with gettext's
+msgen and msgfilter into the temp folder, so every lookup finds a
+translation however far the translators are).
+
 ``--instructions`` runs the same under valgrind's callgrind (about 60 times
 slower) and prints instructions per request instead: the same count from
 run to run, whatever else the machine does, so a change of a few percent
@@ -53,6 +61,7 @@ def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--requests", type=int, help="of each kind; default 600 (CPU time) or 40 (--instructions)")
     p.add_argument("--instructions", action="store_true", help="count instructions under valgrind's callgrind")
+    p.add_argument("--language", choices=("off", "en", "ur"), default="en", help="translation off, English, Urdu")
     p.add_argument("--under-callgrind", action="store_true", help=argparse.SUPPRESS)
     return p.parse_args()
 
@@ -60,7 +69,7 @@ def parse_args() -> argparse.Namespace:
 def main() -> None:
     args = parse_args()
     if args.instructions:
-        count_instructions(args.requests or 40)
+        count_instructions(args.requests or 40, args.language)
         return
     workdir = tempfile.mkdtemp(prefix="scorekeeper-hand-cost-")
     try:
@@ -72,6 +81,10 @@ def main() -> None:
 def measure(args: argparse.Namespace, workdir: str) -> None:
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
     os.environ.update(environment())
+    os.environ["LANGUAGES"] = "en" if args.language == "off" else "en,ur,sd"
+    os.environ["BENCH_LANGUAGE"] = args.language
+    if args.language == "ur":
+        os.environ["BENCH_LOCALE_PATH"] = full_catalogue(workdir)
     # No collectstatic here: whitenoise says so once, and no static file is asked for.
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     import django
@@ -80,7 +93,7 @@ def measure(args: argparse.Namespace, workdir: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    hand, baseline = requests()
+    hand, baseline = requests(args.language)
     for _ in range(TABLES * WARM_HANDS):
         hand()
     for _ in range(BLOCK):
@@ -104,7 +117,22 @@ def measure(args: argparse.Namespace, workdir: str) -> None:
     report("ms of CPU", spent[hand] * 1000 / done, spent[baseline] * 1000 / done, done)
 
 
-def requests():
+def full_catalogue(workdir: str) -> str:
+    """A folder with ur/LC_MESSAGES/django.mo where every message of
+    locale/ur is translated (the English, with "ا " in front)."""
+    out = Path(workdir) / "locale" / "ur" / "LC_MESSAGES"
+    out.mkdir(parents=True)
+    english = subprocess.run(
+        ["msgen", str(ROOT / "locale" / "ur" / "LC_MESSAGES" / "django.po")], capture_output=True, check=True
+    ).stdout
+    filled = subprocess.run(
+        ["msgfilter", "--keep-header", "sed", "-e", "s/^./ا &/"], input=english, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["msgfmt", "-o", str(out / "django.mo"), "-"], input=filled, check=True)
+    return str(Path(workdir) / "locale")
+
+
+def requests(language: str = "en"):
     """(save the next hand at the next table, one baseline POST): callables
     that send one request each through the WSGI handler and check the answer."""
     from django.contrib.auth import get_user_model
@@ -134,6 +162,8 @@ def requests():
             "HTTP_X_CSRFTOKEN": csrf,
             "HTTP_HX_REQUEST": "true",
         }
+        if language != "off":
+            headers["HTTP_ACCEPT_LANGUAGE"] = f"{language},en;q=0.5"
         tables.append({"match": match.pk, "headers": headers, "next": 1})
     app = WSGIHandler()
     rng = random.Random(1)
@@ -150,6 +180,8 @@ def requests():
         )
         if not status.startswith("200") or b"saved." not in content or b"already saved" in content:
             raise SystemExit(f"saving a hand answered {status}: {content[:300]!r}")
+        if language == "ur" and "ا ".encode() not in content:
+            raise SystemExit("the answer is not in the stand-in Urdu")
         table["next"] += 1
 
     def baseline() -> None:
@@ -160,12 +192,13 @@ def requests():
     return hand, baseline
 
 
-def count_instructions(count: int) -> None:
+def count_instructions(count: int, language: str) -> None:
+    os.environ["BENCH_LANGUAGE"] = language  # for the report
     with tempfile.TemporaryDirectory(prefix="scorekeeper-callgrind-") as out:
         command = [
             "valgrind", "--tool=callgrind", "--zero-before=os_getppid*", "--dump-before=os_getpgrp*",
             f"--callgrind-out-file={out}/callgrind.out", sys.executable, __file__,
-            "--under-callgrind", "--requests", str(count),
+            "--under-callgrind", "--requests", str(count), "--language", language,
         ]  # fmt: skip
         print(f"under callgrind, {count} requests of each kind (a few minutes)...", flush=True)
         run = subprocess.run(command, capture_output=True, text=True)
@@ -186,7 +219,8 @@ def summary(path: str) -> int:
 
 def report(unit: str, hand: float, baseline: float, count: int) -> None:
     engine = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
-    print(f"{count} requests of each kind, {engine}, {unit} per request:")
+    language = os.environ.get("BENCH_LANGUAGE", "en")
+    print(f"{count} requests of each kind, {engine}, {unit} per request, translation: {language}")
     print(f"  save a hand (htmx)     {hand:8.2f}")
     print(f"  baseline (one insert)  {baseline:8.2f}")
     print(f"  a saved hand costs the app {hand / baseline:.1f} baseline requests (the database server's work aside)")

@@ -103,7 +103,7 @@ def run() -> None:
         assert status.startswith("200"), status
         page = body.decode()
         basis = re.search(r"changed/\?(basis=\w+)", page).group(1)
-        version = re.search(r'If-None-Match": "\\"(\d+)\\""', page).group(1)
+        version = re.search(r'If-None-Match": "\\"(\d+)-en\\""', page).group(1)
         return basis, version
 
     def login_page():
@@ -118,7 +118,7 @@ def run() -> None:
     basis, version = drawn()
 
     def unchanged():
-        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{version}"')
+        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{version}-en"')
         assert status.startswith("304"), status
         return queries, ms, len(body)
 
@@ -128,7 +128,7 @@ def run() -> None:
         basis, version = drawn()
         entry = {"bids": [4, 5], "tricks": [6 + len(figures) % 2, 7 - len(figures) % 2]}
         services.edit_hand(match_id=match.pk, number=1, entry=entry, version=int(version), actor=table7)
-        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{version}"')
+        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{version}-en"')
         assert status.startswith("200") and b'id="entry"' not in body, status
         return queries, ms, len(body)
 
@@ -137,7 +137,7 @@ def run() -> None:
     def hand_saved():
         basis, version = drawn()
         save_hand(match.pk, {"bids": [4, 5], "tricks": [6, 7]}, table7)
-        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{version}"')
+        status, body, queries, ms = get(poll_url, basis, HTTP_IF_NONE_MATCH=f'"{version}-en"')
         assert status.startswith("200") and b'id="entry"' in body, status
         services.undo_last_hand(match_id=match.pk, version=int(version) + 1, actor=table7)  # the same size each time
         return queries, ms, len(body)

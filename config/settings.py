@@ -8,6 +8,8 @@ DEBUG         "1"/"true" to turn on (default on for local use)
 ALLOWED_HOSTS comma-separated (default: localhost names)
 TRUSTED_PROXY_COUNT  reverse proxies in front (default 0: X-Forwarded-For ignored)
 SESSION_IDLE_HOURS   an organiser's login ends after this long unused (default 12)
+LANGUAGES     comma-separated, from en, ur, sd (default all three); "en"
+              alone switches translation off (no lookups, no LocaleMiddleware)
 """
 
 import hashlib
@@ -146,16 +148,34 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The languages offered: English, Urdu and Sindhi (both right to left).
+# The language follows the chooser (its cookie), else the browser's
+# Accept-Language. With English alone translation is off altogether: no
+# LocaleMiddleware, no catalogue lookups (what a saved hand costs each way:
+# README, "Languages").
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+_LANGUAGE_NAMES = {"en": "English", "ur": "Urdu", "sd": "Sindhi"}
+_wanted = [c.strip() for c in os.environ.get("LANGUAGES", "en,ur,sd").split(",") if c.strip()]
+if set(_wanted) - set(_LANGUAGE_NAMES):
+    raise RuntimeError(f"LANGUAGES: only {', '.join(_LANGUAGE_NAMES)} are known, not {os.environ['LANGUAGES']!r}.")
+# English always: it is the fallback for any text not yet translated.
+LANGUAGES = [(code, _LANGUAGE_NAMES[code]) for code in _LANGUAGE_NAMES if code == "en" or code in _wanted]
+# Django knows Urdu as right to left but not Sindhi (scorekeeper/apps.py adds its LANG_INFO).
+LANGUAGES_BIDI = ["he", "ar", "ar-dz", "ckb", "fa", "ug", "ur", "sd"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = len(LANGUAGES) > 1
+if USE_I18N:
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware") + 1,
+        "django.middleware.locale.LocaleMiddleware",
+    )
+# Digits stay Western (0-9) in every language, as inputs accept only ASCII
+# digits (scorekeeper/numbers.py) and as players in Pakistan write scores;
+# no thousands separator, so a score is never shown as "1,250" or "1.250".
+USE_THOUSAND_SEPARATOR = False
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
-# One language so far: translation stays off (with it on, picking the
-# language and looking each string up cost 9 % of every saved hand's CPU).
-# The texts are marked for translation all the same; a second language
-# needs USE_I18N = True, django.middleware.locale.LocaleMiddleware after
-# the session middleware, and its catalog under locale/.
-USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -3,6 +3,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The language chooser (base.html) posts to i18n/setlang/: Django's set_language, remembered in a cookie.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorekeeper.urls")),
 ]
 

@@ -7,6 +7,11 @@ class ScorekeeperConfig(AppConfig):
     verbose_name = "Scorekeeper"
 
     def ready(self):
+        from django.conf.locale import LANG_INFO
+
+        # Django knows no Sindhi: {% get_language_info %} and the chooser need its names.
+        LANG_INFO.setdefault("sd", {"bidi": True, "code": "sd", "name": "Sindhi", "name_local": "سنڌي"})
+
         from django.contrib.auth.signals import user_logged_in
 
         from .middleware import session_seen_at_login

@@ -13,6 +13,10 @@ the cache alone. After it, one request looks again (the others answer from
 the cache meanwhile) and, only if the generation moved, draws the
 standings anew. With the default file cache or with Redis that is one look
 and one drawing per change for all the server's processes.
+
+The drawn HTML is in one language: its keys carry the language it was drawn
+in (``get_language()``), so a screen in Urdu never gets the English drawing
+and each language is drawn once per change.
 """
 
 from __future__ import annotations

@@ -59,6 +59,14 @@
     input.disabled = true;
   });
 
+  // Every word shown comes from the page (templates/partials/js_texts.html), in its language.
+  var say = function (key, values) {
+    var texts = (document.getElementById("ui-texts") || { dataset: {} }).dataset;
+    return (texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  };
+
   // Failed requests must never look like nothing happened.
   var banner = function (text) {
     var el = document.getElementById("connection");
@@ -72,7 +80,7 @@
     if (isPoll(event)) return;
     // A save is kept on the phone and sent later (offline.js says so); anything else can wait.
     if (window.ScorekeeperOffline && window.ScorekeeperOffline.takes(event)) return;
-    banner("No connection at the moment. What you save is kept on this phone and sent when the connection is back.");
+    banner(say("noConnection"));
   });
   window.addEventListener("online", function () { banner(""); });
   document.addEventListener("htmx:responseError", function (event) {
@@ -80,7 +88,7 @@
     var xhr = event.detail.xhr;
     // A refusal in words (400: the form was out of date) is shown as it is.
     var words = (xhr.getResponseHeader("Content-Type") || "").indexOf("text/plain") === 0 ? xhr.responseText : "";
-    banner(words || "The server could not save this (error " + xhr.status + "). Your entry is still in the form; try again.");
+    banner(words || say("serverError", { status: xhr.status }));
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful && !isPoll(event)) banner("");  // a poll's 304 says nothing about a save

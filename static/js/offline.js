@@ -28,6 +28,13 @@
   var KIND = { "bids/": "bids", "bids/clear/": "clear", "hands/": "hand", "undo/": "undo" };
   var RETRY_MS = 4000;
   var NOTE_KEY = "sk-https-note-dismissed";
+  // Every word shown comes from the page (templates/partials/js_texts.html), in its language.
+  var texts = (document.getElementById("ui-texts") || { dataset: {} }).dataset;
+  var say = function (key, values) {
+    return (texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  };
   var SENT_KEY = "sk-offline-sent";
 
   var offlineCopy = document.documentElement.getAttribute("data-offline-copy");
@@ -147,11 +154,11 @@
 
   var titleOf = function (kind, number) {
     switch (kind) {
-      case "bids": return "Bids for hand " + number;
-      case "clear": return "Clearing the bids of hand " + number;
-      case "hand": return "Hand " + number;
-      case "edit": return "Change to hand " + number;
-      default: return "Undo of hand " + number;
+      case "bids": return say("titleBids", { n: number });
+      case "clear": return say("titleClear", { n: number });
+      case "hand": return say("titleHand", { n: number });
+      case "edit": return say("titleEdit", { n: number });
+      default: return say("titleUndo", { n: number });
     }
   };
 
@@ -236,15 +243,15 @@
       var doc = parse(html || "<p></p>");
       var notice = doc.querySelector("#entry .banner-success");
       var words = notice ? clean(notice.textContent) : entry.kind === "edit"
-        ? "Hand " + entry.number + " changed; the scores after it were worked out again."
-        : entry.kind === "undo" ? "Hand " + entry.number + " removed." : entry.title + " saved.";
+        ? say("sentEdit", { n: entry.number })
+        : entry.kind === "undo" ? say("sentUndo", { n: entry.number }) : say("sentOther", { title: entry.title });
       return drop(entry).then(function () {
         // The phone's later writes for this hand were based on these bids: base them on the bids as saved.
         var stamp = doc.querySelector("#entry-form input[name=bidding]");
         if ((entry.kind === "bids" || entry.kind === "clear") && stamp) return rebase(entry, stamp.value);
         return null;
       }).then(function () {
-        remember("Sent from this phone: " + words);
+        remember(say("sentFromPhone", { words: words }));
         if (entry.matchId !== here || offlineCopy) return;  // a copy is reloaded once everything is sent
         if (formDirty) { sheetOutOfDate = true; showSent(); return; }
         // What an online save would have shown: the answer's fragments, or (edit, undo) the sheet afresh.
@@ -280,11 +287,11 @@
     })[0];
     if (!row) return "";
     var cells = Array.prototype.slice.call(row.querySelectorAll("td")).filter(function (td) { return !td.classList.contains("row-actions"); });
-    return "Hand " + number + ": " + cells.map(function (td, i) {
+    return say("serverRow", { n: number, cells: cells.map(function (td, i) {
       var line = td.querySelector(".entry-line"), pts = td.querySelector(".pts");
       var text = line ? clean(line.textContent) + (pts ? " (" + clean(pts.textContent) + ")" : "") : clean(td.textContent);
       return (names[i + 1] || "") + " " + text;
-    }).join(", ");
+    }).join(", ") });
   };
 
   var refusedBy = function (entry, response) {
@@ -300,7 +307,7 @@
         server = serverRow(doc, entry.number);
         var inForce = doc.querySelectorAll(".bids-in-play li");
         if (!server && (entry.kind === "bids" || entry.kind === "clear") && inForce.length) {
-          server = "bids in force for hand " + entry.number + ": " + Array.prototype.map.call(inForce, function (li) { return clean(li.textContent); }).join(", ");
+          server = say("bidsInForce", { n: entry.number, bids: Array.prototype.map.call(inForce, function (li) { return clean(li.textContent); }).join(", ") });
         }
         if (doc.querySelector("#entry")) fragment = text;
       }
@@ -311,8 +318,8 @@
         entry.state = "refused";
         entry.refusal = {
           status: response.status,
-          message: message || "The server refused it (error " + response.status + ").",
-          server: row || (entry.kind === "undo" ? "" : "The server has no hand " + entry.number + " yet."),
+          message: message || say("refusedError", { status: response.status }),
+          server: row || (entry.kind === "undo" ? "" : say("serverNoHand", { n: entry.number })),
           at: Date.now(),
         };
         return save(entry).then(function () {
@@ -364,7 +371,7 @@
     }
     box.replaceChildren.apply(box, list.map(function (w) { return el("p", { text: w }); }));
     if (sheetOutOfDate) {
-      box.append(el("p", {}, [el("a", { class: "button", href: location.pathname, text: "Show the latest" })]));
+      box.append(el("p", {}, [el("a", { class: "button", href: location.pathname, text: say("showLatest") })]));
     }
   };
   // Shown once per page: the next write or load starts afresh.
@@ -401,7 +408,7 @@
       var box = el("div", { id: "offline-queue", class: "offline-queue", "data-offline-ui": "queue" });
       if (queued.length) {
         box.append(el("div", { class: "banner banner-info offline-waiting", role: "status" }, [
-          el("p", {}, [el("strong", { text: "Saved on this phone — will be sent when the connection is back." })]),
+          el("p", {}, [el("strong", { text: say("keptOnPhone") })]),
           el("ul", {}, queued.map(function (e) { return el("li", { text: e.title + (e.summary.length ? ": " + e.summary.join(" · ") : "") }); })),
         ]));
       }
@@ -414,7 +421,7 @@
       if (form && held && form.elements.number) {
         form.hidden = true;
         form.before(el("p", { class: "banner banner-info", "data-offline-ui": "queue", text:
-          held.title + " is kept on this phone. The form for the next hand comes back once it has been sent." }));
+          say("held", { title: held.title }) }));
       }
     });
   };
@@ -425,7 +432,7 @@
     var body = document.getElementById("history-body");
     var columns = body ? body.closest("table").querySelectorAll("thead th").length : 0;
     entries.slice().reverse().forEach(function (e) {
-      var status = e.state === "refused" ? "Not sent: refused, see above" : "Not yet sent";
+      var status = e.state === "refused" ? say("notSentRefused") : say("notYetSent");
       var words = e.title + (e.summary.length ? ": " + e.summary.join(" · ") : "");
       if (body) {
         body.prepend(el("tr", { class: "queued", "data-offline-ui": "queue" }, [
@@ -443,10 +450,10 @@
   var refusalPanel = function (entry) {
     var id = "refused-" + entry.id;
     var panel = el("section", { class: "banner banner-error offline-refused", role: "alert", "aria-labelledby": id }, [
-      el("h2", { id: id, text: entry.title + " was not saved" }),
+      el("h2", { id: id, text: say("notSaved", { title: entry.title }) }),
       el("p", { text: entry.refusal.message }),
-      el("p", {}, [el("strong", { text: "This phone had: " }), document.createTextNode(entry.summary.join(" · ") || entry.title)]),
-      entry.refusal.server ? el("p", {}, [el("strong", { text: "The server has: " }), document.createTextNode(entry.refusal.server)]) : null,
+      el("p", {}, [el("strong", { text: say("phoneHad") }), document.createTextNode(entry.summary.join(" · ") || entry.title)]),
+      entry.refusal.server ? el("p", {}, [el("strong", { text: say("serverHas") }), document.createTextNode(entry.refusal.server)]) : null,
     ]);
     var actions = el("div", { class: "actions" });
     var button = function (text, run, primary) {
@@ -454,18 +461,18 @@
       b.addEventListener("click", run);
       actions.append(b);
     };
-    button("Keep the server's", function () { drop(entry).then(function () { return render(true); }).then(schedule); }, true);
+    button(say("keepServers"), function () { drop(entry).then(function () { return render(true); }).then(schedule); }, true);
     var onSheet = entry.matchId === here && !offlineCopy;
     if (entry.kind === "hand" || entry.kind === "bids") {
       if (onSheet && document.getElementById("entry-form")) {
-        button("Enter mine again as the next hand", function () { refill(entry); });
+        button(say("enterAsNext"), function () { refill(entry); });
       } else {
-        actions.append(el("a", { class: "button", href: entry.sheet, text: "Open the sheet to enter it again" }));
+        actions.append(el("a", { class: "button", href: entry.sheet, text: say("openSheetToEnter") }));
       }
     }
     if (entry.kind !== "undo" && entry.kind !== "clear" && entry.number) {
       actions.append(el("a", { class: "button", href: entry.sheet + "hands/" + entry.number + "/edit/?offline=" + encodeURIComponent(entry.id),
-        text: "Enter mine again as a change to hand " + entry.number }));
+        text: say("enterAsChange", { n: entry.number }) }));
     }
     panel.append(actions);
     return panel;
@@ -512,7 +519,7 @@
       if (!entry || !form) return;
       fill(form, entry);
       form.before(el("p", { class: "banner banner-info", role: "status", "data-offline-ui": "",
-        text: "This phone's version of hand " + entry.number + " is filled in below: check it, then save." }));
+        text: say("filledBelow", { n: entry.number }) }));
       form.addEventListener("submit", function () { drop(entry); });
     });
   }
@@ -536,8 +543,7 @@
       if (form && form.id === "entry-form") formDirty = true;
       var connection = document.getElementById("connection");
       if (!connection) return;
-      connection.textContent = "No connection: nothing was saved, and this phone could not keep it. " +
-        "Your entry is still in the form; tap Save again when you are back online.";
+      connection.textContent = say("notKept");
       connection.hidden = false;
     });
     return true;
@@ -563,8 +569,8 @@
       }, function () {
         keep(path, pairs, form, button).then(function () {
           form.before(el("p", { class: "banner banner-info", role: "status", "data-offline-ui": "" }, [
-            el("strong", { text: "Saved on this phone — will be sent when the connection is back. " }),
-            el("a", { href: writeOf(path).sheet, text: "Back to the sheet" }),
+            el("strong", { text: say("keptOnPhone") + " " }),
+            el("a", { href: writeOf(path).sheet, text: say("backToSheet") }),
           ]));
         });
       });
@@ -614,7 +620,7 @@
     if (offlineCopy) {
       var when = new Date(offlineCopy);
       var banner = el("p", { class: "banner banner-info offline-copy", role: "status", "data-offline-ui": "",
-        text: "No connection — this is the sheet as of " + (isNaN(when) ? "earlier" : clock(when)) + "." });
+        text: isNaN(when) ? say("offlineCopy") : say("offlineCopyAt", { time: clock(when) }) });
       place(banner, "offline-copy");
       // The copy's one-time key may have been used since: this phone's next entry gets a new one.
       document.querySelectorAll("#entry-form input[name=client_key]").forEach(function (i) { i.value = randomKey(); });
@@ -632,13 +638,10 @@
     if (window.isSecureContext || !document.querySelector("form[action$='/logout/']")) return;
     try { if (localStorage.getItem(NOTE_KEY)) return; } catch (e) { return; }
     var note = el("section", { class: "banner banner-info https-note", "aria-labelledby": "https-note-title", "data-offline-ui": "" }, [
-      el("h2", { id: "https-note-title", text: "This app is served without HTTPS" }),
-      el("p", { text: "Scores saved without a connection are still kept on each phone and sent when the connection is back. " +
-        "But without HTTPS phones cannot install the app, a reload without a connection shows the browser's error page " +
-        "instead of the sheet, and the screen may go dark during play. Serve Scorekeeper over HTTPS for all of that " +
-        "(README: \u201cHTTPS on a club network\u201d)." }),
+      el("h2", { id: "https-note-title", text: say("httpsTitle") }),
+      el("p", { text: say("httpsBody") }),
     ]);
-    var ok = el("button", { type: "button", class: "button", text: "Got it, don't show this again" });
+    var ok = el("button", { type: "button", class: "button", text: say("gotIt") });
     ok.addEventListener("click", function () {
       try { localStorage.setItem(NOTE_KEY, "1"); } catch (e) { /* shown again next time */ }
       note.remove();

@@ -33,7 +33,8 @@ def poll_of(page: str) -> tuple[str, str]:
     assert found, "no #changed poll"
     tag = found.group(0)
     url = html.unescape(re.search(r'hx-get="([^"]+)"', tag).group(1))
-    version = re.search(r'If-None-Match": "\\"(\d+)\\""', html.unescape(tag)).group(1)
+    # The ETag is the version and the language the sheet is drawn in (an English client here).
+    version = re.search(r'If-None-Match": "\\"(\d+)-en\\""', html.unescape(tag)).group(1)
     assert 'hx-trigger="every 3s"' in tag
     return url, version
 
@@ -42,7 +43,7 @@ def ask(client: Client, url: str, version: str, **params):
     """The poll as htmx sends it: its URL (with ?basis=), more parameters added to it."""
     if params:
         url += "&" + urlencode(params)
-    return client.get(url, HTTP_IF_NONE_MATCH=f'"{version}"', **HX)
+    return client.get(url, HTTP_IF_NONE_MATCH=f'"{version}-en"', **HX)
 
 
 def opened(client: Client, match) -> tuple[str, str]:
@@ -90,7 +91,7 @@ def test_unchanged_match_answers_304_with_one_query(web, device, django_assert_n
             response = ask(client, url, version)
         assert response.status_code == 304
         assert response.content == b""
-        assert response["ETag"] == f'"{version}"'
+        assert response["ETag"] == f'"{version}-en"'
 
 
 def test_a_sheets_own_save_leaves_its_poll_at_304(web, device):
@@ -122,7 +123,7 @@ def test_bids_saved_elsewhere_replace_the_entry_with_the_bids_in_force(web, devi
     # The new poll asks from the new version and basis: nothing more to report.
     new_url, new_version = poll_of(response.content.decode())
     assert int(new_version) > int(version) and new_url != url
-    assert response["ETag"] == f'"{new_version}"'
+    assert response["ETag"] == f'"{new_version}-en"'
     assert ask(web, new_url, new_version).status_code == 304
 
 
@@ -228,7 +229,7 @@ def test_without_htmx_the_poll_answers_with_a_link_to_the_latest(device):
     match, _phone, table7 = device()
     url, version = opened(Client(), match)
     bid(match, {"bids": [4, 5]}, actor=table7)
-    response = Client().get(url, HTTP_IF_NONE_MATCH=f'"{version}"')
+    response = Client().get(url, HTTP_IF_NONE_MATCH=f'"{version}-en"')
     assert response.status_code == 200
     assert "Another device changed this match." in response.content.decode()
     assert f'href="/matches/{match.pk}/"' in response.content.decode()

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -420,6 +420,7 @@ def _render_desk(request, tournament: Tournament, rnd: Round, *, error: str | No
     now = timezone.now()
     etag = quote_etag(
         f"{selectors.desk_stamp(rnd.pk)}/{selectors.clock_stamp(rnd)}/{show}/{int(now.timestamp() // 60)}"
+        f"/{get_language()}"
     )
     if request.htmx and error is None:
         unchanged = get_conditional_response(request, etag=etag)

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers, quote_etag
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
@@ -34,7 +35,7 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
     always drawn around them (it carries a CSRF token)."""
     big = request.GET.get("big") == "1"
     generation = current_generation(tournament, lambda: _draw(tournament))
-    etag = quote_etag(f"{generation}-{int(big)}")
+    etag = quote_etag(f"{generation}-{int(big)}-{get_language()}")  # drawn in one language: see standings_cache
     if request.htmx:
         unchanged = get_conditional_response(request, etag=etag)
         if unchanged is not None:
