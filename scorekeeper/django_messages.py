@@ -33,6 +33,8 @@ MESSAGES = [
     ngettext_lazy("%(num)d day", "%(num)d days", 1),
     ngettext_lazy("%(num)d hour", "%(num)d hours", 1),
     ngettext_lazy("%(num)d minute", "%(num)d minutes", 1),
+    # timesince joins its parts with this (Django's Urdu has "،" without the space).
+    gettext_noop(", "),
     # Django's CSRF failure page (a form sent after its cookie expired).
     gettext_noop("Forbidden"),
     gettext_noop("CSRF verification failed. Request aborted."),
