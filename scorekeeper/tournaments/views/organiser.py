@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -391,10 +391,10 @@ def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor
 
 DESK_POLL_SECONDS = 10
 DESK_FILTERS = (
-    ("all", _lazy("All tables")),
-    ("not_started", _lazy("Not started")),
-    ("slow", _lazy("Slow")),
-    ("needs_me", _lazy("Needs me")),
+    ("all", gettext_lazy("All tables")),
+    ("not_started", gettext_lazy("Not started")),
+    ("slow", gettext_lazy("Slow")),
+    ("needs_me", gettext_lazy("Needs me")),
 )
 
 
