@@ -63,9 +63,11 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     # The language is part of what the page shows: an Urdu answer never stands for an English one.
     etag = quote_etag(f"{tag}-{get_language()}")
     response = get_conditional_response(request, etag=etag)
+    # What the page shows: "<version>[/<round clock>]-<language>".
     asked = request.headers.get("If-None-Match", "").strip().removeprefix("W/").strip('"')
-    shown = asked.split("/", 1)[0].split("-", 1)[0]  # the version the page shows
-    if response is None and request.htmx and shown == str(version):
+    shown, _dash, language = asked.rpartition("-")
+    clock_only = language == get_language() and shown.split("/", 1)[0] == str(version)
+    if response is None and request.htmx and clock_only:
         table = Table.objects.select_related("round", "match").filter(match_id=match_id).first()
         playing = table is not None and table.match.status == Match.Status.IN_PROGRESS
         response = render(request, "tournaments/clock.html", {"rnd": table.round if playing else None, "oob": True})
