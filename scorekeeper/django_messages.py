@@ -5,7 +5,7 @@ Sindhi; a message listed here gets a translation in locale/<lang>/, which
 takes precedence over Django's (LOCALE_PATHS comes first). Nothing imports
 this module: makemessages reads it. The msgids must stay exactly Django's
 (copied from django/contrib/auth/password_validation.py, django/contrib/auth/models.py,
-django/utils/timesince.py and django/views/csrf.py); check them when Django is upgraded.
+django/utils/timesince.py, django/utils/dates.py and django/views/csrf.py); check them when Django is upgraded.
 
 Not listed: AuthenticationForm's errors (registration/login.html shows its own
 sentence instead), field errors of Django forms (the app's pages parse their
@@ -66,4 +66,18 @@ MESSAGES = [
         "them, at least for this site, or for “same-origin” requests."
     ),
     gettext_noop("More information is available with DEBUG=True."),
+    # The months in dates such as "1 Dec 2026 18:02" (the "M" of the date filter:
+    # django/utils/dates.py MONTHS_3); Django has no Sindhi catalogue.
+    gettext_noop("jan"),
+    gettext_noop("feb"),
+    gettext_noop("mar"),
+    gettext_noop("apr"),
+    gettext_noop("may"),
+    gettext_noop("jun"),
+    gettext_noop("jul"),
+    gettext_noop("aug"),
+    gettext_noop("sep"),
+    gettext_noop("oct"),
+    gettext_noop("nov"),
+    gettext_noop("dec"),
 ]
