@@ -105,6 +105,26 @@ def expect_signed_whole(locator, text: str) -> None:
     assert shown == {"text": text, "bidi": "isolate", "dir": "ltr", "signFirst": True}, shown
 
 
+LINE_ORDER = """ul => [...ul.querySelectorAll('li')].map(li => {
+    const who = li.querySelector('.who').getBoundingClientRect();
+    const pts = li.querySelector('.pts').getBoundingClientRect();
+    const why = li.querySelector('.why');
+    const beside = why ? [...why.getClientRects()].filter(r => r.top < pts.bottom && r.bottom > pts.top) : [];
+    return {text: li.textContent.replace(/\\s+/g, ' ').trim(),
+            nameFirst: who.left >= pts.right - 0.5,
+            whyAfter: beside.every(r => r.right <= pts.left + 0.5)};
+})"""
+
+
+def expect_preview_reads_right_to_left(app) -> None:
+    """Each line of the preview reads name, points, why from the right: a
+    Latin name at the start of the why ("Bob closed ...") must not join the
+    player's name and the points into one left-to-right run."""
+    lines = app.page.locator("#preview .preview-list").evaluate(LINE_ORDER)
+    wrong = [line["text"] for line in lines if not (line["nameFirst"] and line["whyAfter"])]
+    assert not wrong, f"preview lines out of order: {wrong}"
+
+
 def expect_totals_whole(app, totals: dict[str, int]) -> None:
     app.expect_totals(totals)
     for el in app.page.locator("#totals .total-score").all():
@@ -169,6 +189,7 @@ def test_drawbridge_match_in_a_right_to_left_language(app, shot, axe_check, lang
     expect(page.locator("#entry .big-contract")).to_contain_text("1")
     app.step_to("tricks", 8)
     expect_points(app, "#preview .preview-list", ["0", "+40"])
+    expect_preview_reads_right_to_left(app)
     check_screen(app, shot, axe_check, lang, "drawbridge-preview", problems)
     save(app, "hands")
     app.expect_history_rows(2)
@@ -242,6 +263,7 @@ def test_sixtysix_match_in_a_right_to_left_language(app, shot, axe_check, lang):
     expect_points(app, "#preview .preview-list", ["+3", "0"])
     expect(page.locator("#preview .ends")).to_be_visible()
     expect_signed_whole(page.locator("#preview .preview-list .pts").first, "+3")
+    expect_preview_reads_right_to_left(app)
     check_screen(app, shot, axe_check, lang, "sixtysix-preview", problems)
     save(app, "hands")
 
@@ -308,6 +330,7 @@ def test_ohhell_match_in_a_right_to_left_language(app, shot, axe_check, lang):
             expect_points(app, "#preview .preview-list", [signed(p) for p in points])
             expect(page.locator("#preview .ends")).to_be_visible()
             expect_signed_whole(page.locator("#preview .preview-list .pts").nth(2), "+11")
+            expect_preview_reads_right_to_left(app)
             check_screen(app, shot, axe_check, lang, "ohhell-preview", problems)
             save(app, "hands")
         app.expect_history_rows(number)
