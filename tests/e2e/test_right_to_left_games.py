@@ -151,8 +151,22 @@ def expect_winners(app, lang: str, winners: list[str], hands: int) -> None:
     expect(page.locator("#entry-form")).to_have_count(0)
 
 
+CELL_NUMBERS = """() => [...document.querySelectorAll('#history tbody td')].flatMap(td => {
+    const cs = getComputedStyle(td);
+    const start = td.getBoundingClientRect().right - parseFloat(cs.paddingRight) - parseFloat(cs.borderRightWidth);
+    return [...td.querySelectorAll(':scope > .pts, :scope > .tot')].map(el => {
+        const r = document.createRange(); r.selectNodeContents(el);
+        return {text: el.textContent, off: Math.round(start - r.getBoundingClientRect().right)};
+    });
+}).filter(n => Math.abs(n.off) > 1)"""
+
+
 def finished_screens(app, shot, axe_check, lang: str, game: str, problems) -> None:
     page = app.page
+    # The history's points and totals start where the cell's words start: at its right.
+    off = page.evaluate(CELL_NUMBERS)
+    if off:
+        problems.append(f"{game}: numbers not at the right of their cells: {off[:4]}")
     check_screen(app, shot, axe_check, lang, f"{game}-finished", problems)
     page.emulate_media(color_scheme="dark")
     check_screen(app, shot, axe_check, lang, f"{game}-finished-dark", problems)
