@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.environment import call_wsgi, environment  # noqa: E402
 
-VERSION_RE = re.compile(rb'If-None-Match": "\\"(\d+)\\""')
+TAG_RE = re.compile(rb'If-None-Match": "\\"([^\\"]+)\\""')  # the poll's tag, as bench/locustfile.py reads it
 BASIS_RE = re.compile(rb'/changed/\?basis=(\w+)"')
 # The event's rates at 500 tables (bench/locustfile.py): 34 hands a second
 # offered, 550 devices polling every 3 s, 500 screens every 5 s.
@@ -113,7 +113,7 @@ def measure(args: argparse.Namespace, workdir: Path) -> None:
             devices.append(
                 {
                     "grant": grant,
-                    "version": VERSION_RE.search(page).group(1).decode(),
+                    "version": TAG_RE.search(page).group(1).decode(),
                     "basis": BASIS_RE.search(page).group(1).decode(),
                 }
             )
@@ -135,7 +135,7 @@ def measure(args: argparse.Namespace, workdir: Path) -> None:
         sheet["next"] += 1
 
     def read(device, content: bytes) -> None:
-        if version := VERSION_RE.search(content):
+        if version := TAG_RE.search(content):
             device["version"] = version.group(1).decode()
         if basis := BASIS_RE.search(content):
             device["basis"] = basis.group(1).decode()

@@ -3,7 +3,7 @@ builds the event and sets the environment below; see its docstring).
 
 User classes:
   TableDevice     a table's phone: opens its sheet, polls "changed?" every
-                  3 s with If-None-Match of the version it shows (and the
+                  3 s with If-None-Match of the tag it shows (and the
                   basis of its entry panel, as the page does); the first
                   device of each table also submits the table's hands.
   Spectator       a screen on the public standings: loads the page, then
@@ -68,7 +68,8 @@ SEED = int(env("SEED", 1))
 
 NUMBER_RE = re.compile(r'name="number" value="(\d+)"')
 BIDDING_RE = re.compile(r'name="bidding" value="([^"]*)"')
-VERSION_RE = re.compile(r'If-None-Match": "\\"(\d+)\\""')
+# The poll's tag as the page holds it: "<version>[/<round clock>]-<language>" (matches/views/sheet.py).
+TAG_RE = re.compile(r'If-None-Match": "\\"([^\\"]+)\\""')
 BASIS_RE = re.compile(r'/changed/\?basis=(\w+)"')
 CSRF_RE = re.compile(r'"x-csrftoken": "([^"]+)"')
 SAVED_RE = re.compile(r"Hand (\d+) (saved|was already saved)\.")
@@ -95,7 +96,7 @@ class Sheet:
     csrf: str = ""
     number: int = 1
     bidding: str = "none"
-    version: int = 0
+    tag: str = "0"
     basis: str = ""  # what the entry panel was drawn from: the poll sends it back
     uncertain: bool = False  # a hand went unanswered: the number shown may be behind
 
@@ -103,10 +104,10 @@ class Sheet:
         return {"Cookie": self.cookie, "HX-Request": "true", "x-csrftoken": self.csrf, **extra}
 
     def read(self, page: str) -> bool:
-        """Take the hidden fields and the version from a page or an answer."""
-        number, bidding, version = NUMBER_RE.search(page), BIDDING_RE.search(page), VERSION_RE.search(page)
-        if version:
-            self.version = int(version.group(1))
+        """Take the hidden fields and the poll's tag from a page or an answer."""
+        number, bidding, tag = NUMBER_RE.search(page), BIDDING_RE.search(page), TAG_RE.search(page)
+        if tag:
+            self.tag = tag.group(1)
         if basis := BASIS_RE.search(page):
             self.basis = basis.group(1)
         if number and bidding:
@@ -262,7 +263,7 @@ class TableDevice(Base):
                     next_poll = max(next_poll + DEVICE_POLL_EVERY, time.time())
 
     def poll(self) -> None:
-        headers = {"Cookie": self.sheet.cookie, "HX-Request": "true", "If-None-Match": f'"{self.sheet.version}"'}
+        headers = {"Cookie": self.sheet.cookie, "HX-Request": "true", "If-None-Match": f'"{self.sheet.tag}"'}
         with self.client.get(
             f"/matches/{self.sheet.match}/changed/?basis={self.sheet.basis}",
             headers=headers,
@@ -272,7 +273,7 @@ class TableDevice(Base):
             if r.status_code == 200:  # another device changed this match: the sheet's parts, in place
                 COUNTS["device poll: changed"] += 1
                 self.sheet.read(r.text)
-                self.sheet.version = int(r.headers.get("ETag", '"0"').strip('"'))
+                self.sheet.tag = r.headers.get("ETag", '"0"').strip('"')
             elif r.status_code != 304:
                 r.failure(f"HTTP {r.status_code}")
 

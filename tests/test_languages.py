@@ -238,3 +238,26 @@ def json_etag(page: str) -> str:
     import json
 
     return json.loads(html.unescape(found.group(1)))["If-None-Match"]
+
+
+# ------------------------------------------- what is stored stays English data
+
+
+def test_a_tables_link_published_in_english_is_named_in_the_readers_language(organiser):
+    """A table's scoring link is named when an organiser publishes the round,
+    in whatever language they read; a player who reads Urdu or Sindhi still
+    meets its name in their own words."""
+    t = make(organiser, ["Ann", "Bob", "Cat", "Dan"], name="Club night")
+    with translation.override("en"):
+        rnd = publish_next(t, organiser)
+    table = tables_of(rnd)[0]
+    page_url = reverse("share", args=[table.match_id])
+    english = text_of(client_for(organiser).get(page_url, **ENGLISH))
+    assert f"table {table.number}, round {rnd.number} · Club night" in english
+    for headers, lang in ((URDU, "ur"), (SINDHI, "sd")):
+        with translation.override(lang):
+            words = translation.gettext("table %(t)d, round %(r)d") % {"t": table.number, "r": rnd.number}
+        assert not re.search("[A-Za-z]", words)  # the catalogue has the words
+        page = text_of(client_for(organiser).get(page_url, **headers))
+        assert f"{words} · Club night" in page
+        assert "table 1, round 1" not in page

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..audit import Actor
 from ..errors import ServiceError
+from ..matches.wording import label_words
 from ..models import AccessLink, Match, Table
 from . import services
 from .decorators import organiser_required
@@ -116,7 +117,7 @@ def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
 def revoke(request: HttpRequest, match: Match, link_id: int, actor: Actor) -> HttpResponse:
     link = get_object_or_404(AccessLink, pk=link_id, match=match)
     services.revoke_link(link_id=link.pk, actor=actor)
-    messages.success(request, _("The link “%(label)s” no longer works.") % {"label": link.label})
+    messages.success(request, _("The link “%(label)s” no longer works.") % {"label": label_words(link.label)})
     return redirect("share", match.pk)
 
 

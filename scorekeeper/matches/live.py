@@ -17,6 +17,7 @@ from ..i18n import plays_deals
 from ..models import AuditEvent
 from .selectors import ScoreSheet
 from .services import describe_bidding
+from .wording import label_words
 
 
 def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed: bool) -> str:
@@ -68,7 +69,7 @@ def _describe(sheet: ScoreSheet, change: AuditEvent | None) -> str:
 def _who(change: AuditEvent) -> str:
     """The writer as the subject of a sentence."""
     if change.link is not None:
-        return _("The phone with the link “%(label)s”") % {"label": change.link.label}
+        return _("The phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
     if change.user is not None:
         return _("The organiser %(name)s") % {"name": change.user.get_username()}
     return _("Another device")
@@ -77,7 +78,7 @@ def _who(change: AuditEvent) -> str:
 def _on(change: AuditEvent) -> str:
     """Where or by whom: "on the phone with the link “table 7”"."""
     if change.link is not None:
-        return _("on the phone with the link “%(label)s”") % {"label": change.link.label}
+        return _("on the phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
     if change.user is not None:
         return _("by the organiser %(name)s") % {"name": change.user.get_username()}
     return _("on another device")

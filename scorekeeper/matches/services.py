@@ -37,6 +37,7 @@ from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
 from . import confirmation
 from .selectors import last_bidding_change
+from .wording import label_words
 
 # What _apply_result (and clearing the bids) changes on a match.
 RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding", "links_closed_at"]
@@ -507,7 +508,7 @@ def _who(change: AuditEvent | None) -> str:
     if change is None:
         return _("Another device")
     if change.link is not None:
-        return _("The phone with the link “%(label)s”") % {"label": change.link.label}
+        return _("The phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
     if change.user is not None:
         return change.user.get_username()
     return _("Another device")

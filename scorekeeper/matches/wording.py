@@ -5,6 +5,7 @@ each field and option come from the game's description."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -111,6 +112,26 @@ OTHER_ACTIONS = {
 }
 
 
+# A tournament table's scoring link is named when the round is published and
+# stored as English data (whoever published it); shown in the reader's language.
+TABLE_LINK = gettext_noop("table %(t)d, round %(r)d")
+_TABLE_LINK = re.compile(r"table (\d+), round (\d+)( · .*)?", re.S)
+
+
+def table_link_label(tournament_name: str, round_number: int, table_number: int) -> str:
+    """The stored name of a table's scoring link: "table 3, round 2 · Club night"."""
+    return f"{TABLE_LINK % {'t': table_number, 'r': round_number}} · {tournament_name}"[:80]
+
+
+def label_words(stored: str) -> str:
+    """A link's name in the reader's language: a table's link is reworded,
+    a name someone typed is shown as typed."""
+    found = _TABLE_LINK.fullmatch(stored)
+    if found is None:
+        return stored
+    return _(TABLE_LINK) % {"t": int(found[1]), "r": int(found[2])} + (found[3] or "")
+
+
 def actor_words(stored: str) -> str:
     """Who made a change, in the reader's language. The audit log stores
     it as English data (``audit.Actor``: "organiser olga", "device (table
@@ -118,7 +139,7 @@ def actor_words(stored: str) -> str:
     if stored.startswith("organiser "):
         return _("organiser %(name)s") % {"name": stored.removeprefix("organiser ")}
     if stored.startswith("device (") and stored.endswith(")"):
-        return _("device (%(label)s)") % {"label": stored[len("device (") : -1]}
+        return _("device (%(label)s)") % {"label": label_words(stored[len("device (") : -1])}
     if stored in STORED_ACTORS:
         return _(stored)
     return stored

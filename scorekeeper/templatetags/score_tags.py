@@ -8,9 +8,16 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from ..i18n import hands_count, shown
+from ..matches.wording import label_words
 from ..scoring import get_game
 
 register = template.Library()
+
+
+@register.filter
+def link_label(stored: str) -> str:
+    """A scoring link's name in the reader's language (a table's link is stored in English)."""
+    return label_words(stored)
 
 
 @register.filter

@@ -22,6 +22,7 @@ from ..access.services import issue_link
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
 from ..i18n import shown_message
+from ..matches import wording
 from ..matches.services import start_match
 from ..models import Entrant, Match, Player, Round, Table, Tournament, name_key
 from ..pairing import pair_swiss_round, planned_round, round_robin_rounds, swiss_players
@@ -467,8 +468,7 @@ def swap_players(*, round_id: int, player_a: int, player_b: int, actor: Actor) -
 
 
 def table_link_label(tournament: Tournament, round_number: int, table_number: int) -> str:
-    label = _("table %(t)d, round %(r)d") % {"t": table_number, "r": round_number}
-    return f"{label} · {tournament.name}"[:80]
+    return wording.table_link_label(tournament.name, round_number, table_number)
 
 
 def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
