@@ -18,6 +18,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.utils import translation
 
 from scorekeeper.audit import SYSTEM, Actor
 from scorekeeper.matches import services
@@ -299,6 +300,15 @@ def _own_cache_files(tmp_path_factory):
     """The file cache in a folder of this test run's own (not the app's .cache)."""
     if not os.environ.get("REDIS_URL"):
         settings.CACHES["default"]["LOCATION"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(autouse=True)
+def _language_of_no_request():
+    """A request in Urdu or Sindhi leaves its language active in the thread
+    (LocaleMiddleware activates it; nothing deactivates it): the next test
+    starts in the default language, as a new request would."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

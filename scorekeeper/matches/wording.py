@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ..i18n import bids_a_contract, plays_deals
+from ..numbers import plain_int
 from ..scoring import Field, GameSpec
 
 SEP = " · "
@@ -129,7 +130,7 @@ def label_words(stored: str) -> str:
     found = _TABLE_LINK.fullmatch(stored)
     if found is None:
         return stored
-    return _(TABLE_LINK) % {"t": int(found[1]), "r": int(found[2])} + (found[3] or "")
+    return _(TABLE_LINK) % {"t": plain_int(found[1]), "r": plain_int(found[2])} + (found[3] or "")
 
 
 def actor_words(stored: str) -> str:
