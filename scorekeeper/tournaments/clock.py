@@ -14,7 +14,8 @@ from ..audit import Actor
 from ..errors import ServiceError
 from ..models import Match, Round, Table, Tournament
 from .desk import clock_stamp
-from .services import _audit, _complete_rounds, _lock, end_table_early
+from .ending import end_table_early
+from .services import _audit, _complete_rounds, _lock
 
 ADD_MINUTES = 5
 

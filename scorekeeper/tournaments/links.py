@@ -13,8 +13,8 @@ from ..access.links import token_for
 from ..access.services import reissue_link, revoke_match_links
 from ..audit import Actor, record
 from ..errors import ServiceError
+from ..matches.wording import table_link_label
 from ..models import AccessLink, Round, Table
-from .services import table_link_label
 
 
 def reissue_table_link(*, table_id: int, actor: Actor) -> str:
@@ -24,7 +24,7 @@ def reissue_table_link(*, table_id: int, actor: Actor) -> str:
         table = Table.objects.select_related("round__tournament").get(pk=table_id)
         _link, token = reissue_link(
             match_id=table.match_id,
-            label=table_link_label(table.round.tournament, table.round.number, table.number),
+            label=table_link_label(table.round.tournament.name, table.round.number, table.number),
             actor=actor,
         )
         record(
@@ -59,7 +59,9 @@ def reissue_round_links(*, round_id: int, actor: Actor) -> dict[int, str]:
             raise ServiceError(_("This round is not published yet: it has no tables."), code="state")
         for table in Table.objects.filter(round=rnd).order_by("number"):
             _link, token = reissue_link(
-                match_id=table.match_id, label=table_link_label(rnd.tournament, rnd.number, table.number), actor=actor
+                match_id=table.match_id,
+                label=table_link_label(rnd.tournament.name, rnd.number, table.number),
+                actor=actor,
             )
             tokens[table.pk] = token
         record(

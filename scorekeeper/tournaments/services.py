@@ -467,10 +467,6 @@ def swap_players(*, round_id: int, player_a: int, player_b: int, actor: Actor) -
     return rnd
 
 
-def table_link_label(tournament: Tournament, round_number: int, table_number: int) -> str:
-    return wording.table_link_label(tournament.name, round_number, table_number)
-
-
 def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
     """Start one match per table and issue each table's scoring link.
     Returns {table_id: token}: the tokens cannot be shown again."""
@@ -500,7 +496,7 @@ def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
             )
             table = Table.objects.create(round=rnd, number=number, match=match)
             _link, token = issue_link(
-                match_id=match.pk, label=table_link_label(tournament, rnd.number, number), actor=actor
+                match_id=match.pk, label=wording.table_link_label(tournament.name, rnd.number, number), actor=actor
             )
             tokens[table.pk] = token
         Match.objects.filter(table__round=rnd).update(owner=tournament.owner)
@@ -568,52 +564,3 @@ def complete_rounds(*, tournament_id: int, actor: Actor = SYSTEM) -> list[Round]
         return []
     with transaction.atomic():
         return _complete_rounds(_lock(tournament_id), actor)
-
-
-# ------------------------------------------------------------ ending early
-
-
-def end_table_early(*, table_id: int, actor: Actor) -> Match:
-    """Finish the table's match now: the current totals decide."""
-    with transaction.atomic():
-        table = Table.objects.select_related("round__tournament").get(pk=table_id)
-        rnd = table.round
-        if rnd.status != Round.Status.PLAYING:
-            raise ServiceError(_("Only a table of the round being played can be ended."), code="state")
-        match = Match.objects.select_for_update().get(pk=table.match_id)
-        if match.status != Match.Status.IN_PROGRESS:
-            raise ServiceError(_("This table's match is already over."), code="state")
-        totals = list(match.totals) or [0] * match.seats.count()
-        best = max(totals)
-        winners = [i for i, total in enumerate(totals) if total == best]
-        before = {
-            "status": match.status,
-            "totals": totals,
-            "hands_played": match.hands_played,
-            "pending_bidding": match.pending_bidding,
-        }
-        now = timezone.now()
-        match.status = Match.Status.FINISHED
-        match.winners = winners
-        match.totals = totals
-        match.finished_at = now
-        match.links_closed_at = match.links_closed_at or now  # the table's links write nothing more
-        match.pending_bidding = None  # a hand not completed does not count
-        match.version += 1
-        match.save(
-            update_fields=[
-                "status",
-                "winners",
-                "totals",
-                "finished_at",
-                "links_closed_at",
-                "pending_bidding",
-                "version",
-                "updated_at",
-            ]
-        )
-        Table.objects.filter(pk=table.pk).update(ended_early_at=now)
-        after = {"round": rnd.number, "table": table.number, "totals": totals, "winners": winners}
-        record(actor, "ended early", match=match, before=before, after=after)
-        _audit(rnd.tournament, actor, "table ended early", before=before, after=after)
-    return match

@@ -23,7 +23,8 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.matches import services as match_services
 from scorekeeper.matches.forms import bidding_stamp
 from scorekeeper.models import AccessLink, AuditEvent, Hand, Match, Round, Seat, Table, Tournament
-from scorekeeper.tournaments import links, services
+from scorekeeper.tournaments import links
+from scorekeeper.tournaments.ending import end_table_early
 
 from ..conftest import HX, MODEL_BACKEND, play, text_of
 from ..tournaments.helpers import make, publish_next, tables_of
@@ -248,7 +249,7 @@ def test_a_table_ended_early(table1):
 
 def _complete_round(world: Table1) -> None:
     _finish_by_play(world.device, world.table.match)
-    services.end_table_early(table_id=world.other.pk, actor=Actor.organiser(world.organiser))
+    end_table_early(table_id=world.other.pk, actor=Actor.organiser(world.organiser))
     # As for matches whose links were still open when they ended (before
     # this change): completing the round closes them.
     Match.objects.filter(table__round=world.round).update(links_closed_at=None)

@@ -14,7 +14,7 @@ from scorekeeper.matches.selectors import score_sheet
 from scorekeeper.models import Entrant, Hand, Match, Player, Round, Seat, Table, Tournament
 from scorekeeper.players.selectors import game_ratings
 from scorekeeper.tournaments import selectors as tournament_selectors
-from scorekeeper.tournaments import services as tournament_services
+from scorekeeper.tournaments.ending import end_table_early
 
 from ..conftest import MODEL_BACKEND, bid, contract, deal, play, spades_hand
 from ..tournaments.helpers import make, publish_next, tables_of
@@ -61,7 +61,7 @@ def test_round_trip_of_every_game_and_a_tournament(make_match, organiser):
     first, second = tables_of(rnd)
     play(first.match, {"bids": [10, 2], "tricks": [11, 2]})
     play(second.match, {"bids": [3, 3], "tricks": [6, 7]})
-    tournament_services.end_table_early(table_id=second.pk, actor=Actor.organiser(organiser))
+    end_table_early(table_id=second.pk, actor=Actor.organiser(organiser))
     before_sheets = sorted((sheet_facts(m.pk) for m in matches), key=repr)
     before_standings = [
         (r.rank, r.name, r.match_points, r.tiebreaks, r.games_played) for r in tournament_selectors.standings(t).rows

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import scorekeeper.pairing.matching as matching
 import scorekeeper.pairing.swiss as swiss
 from scorekeeper.pairing import two_player_standings
 from scorekeeper.pairing.swiss import SwissPlayer, pair_swiss_round, swiss_players
@@ -88,10 +89,10 @@ def test_a_perfect_pairing_that_needs_an_odd_cycle_is_found():
     # from 6 first, as the wrong end of the triangle 4-5-6); Edmonds' search
     # shrinks the triangle and pairs all 10: 0-3, 1-2, 4-9, 5-6, 7-8
     pairs = [(0, 3), (1, 2), (1, 8), (2, 7), (2, 9), (3, 7), (4, 5), (4, 6), (4, 9), (5, 6), (6, 8), (7, 8)]
-    assert len(swiss._greedy_matching(list(range(10)), pairs)) == 4
-    found = swiss._perfect(list(range(10)), pairs)
+    assert len(matching.greedy_matching(list(range(10)), pairs)) == 4
+    found = matching.perfect_matching(list(range(10)), pairs)
     assert found == [(0, 3), (1, 2), (4, 9), (5, 6), (7, 8)]
-    assert swiss._perfect([0, 1, 2, 3], [(0, 1), (1, 2), (0, 2)]) is None  # 3 has nobody
+    assert matching.perfect_matching([0, 1, 2, 3], [(0, 1), (1, 2), (0, 2)]) is None  # 3 has nobody
 
 
 def test_the_bye_skips_players_who_had_one_and_those_it_would_force_a_rematch():

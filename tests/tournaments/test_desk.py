@@ -14,7 +14,7 @@ from django.utils import timezone
 from scorekeeper.audit import Actor
 from scorekeeper.errors import ServiceError
 from scorekeeper.models import AuditEvent, Hand, Match, Round
-from scorekeeper.tournaments import clock, selectors, services
+from scorekeeper.tournaments import clock, ending, selectors
 
 from ..conftest import HX, play, text_of
 from .helpers import client_for, device_for, make, publish_next, tables_of
@@ -43,7 +43,7 @@ def test_the_desk_shows_each_table_its_hand_state_and_time_since_its_last_save(o
     play(tables[0].match, {"bids": [4, 3], "tricks": [4, 9]})
     play(tables[1].match, {"bids": [4, 3], "tricks": [5, 8]})
     age(tables[1].match, 14)
-    services.end_table_early(table_id=tables[2].pk, actor=Actor.organiser(organiser))
+    ending.end_table_early(table_id=tables[2].pk, actor=Actor.organiser(organiser))
     Match.objects.filter(pk=tables[3].match_id).update(status=Match.Status.ABANDONED)
     rnd.refresh_from_db()
 
@@ -77,7 +77,7 @@ def test_the_filters_not_started_slow_and_needs_me(organiser):
     assert [d.number for d in selectors.desk(rnd, filter="nonsense").tables] == [1, 2, 3, 4]
 
     # Over with hands not confirmed: needs the organiser too.
-    services.end_table_early(table_id=tables[0].pk, actor=Actor.organiser(organiser))
+    ending.end_table_early(table_id=tables[0].pk, actor=Actor.organiser(organiser))
     assert [d.number for d in selectors.desk(rnd, filter="needs_me").tables] == [1, 4]
     # Time up: every table still playing needs the organiser.
     Round.objects.filter(pk=rnd.pk).update(ends_at=timezone.now() - timedelta(minutes=1))

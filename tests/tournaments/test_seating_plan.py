@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 
 from scorekeeper.models import Entrant, Round
-from scorekeeper.tournaments import services
+from scorekeeper.tournaments import ending, services
 
 from .test_services import actor_of, new_tournament, pid, standings_by_name, start_round, tables_of
 
@@ -22,7 +22,7 @@ def end_round(rnd: Round, user) -> list[list[int]]:
     tables = []
     for table in tables_of(rnd):
         tables.append(list(table.match.seats.order_by("position").values_list("player_id", flat=True)))
-        services.end_table_early(table_id=table.pk, actor=actor_of(user))
+        ending.end_table_early(table_id=table.pk, actor=actor_of(user))
     return tables
 
 

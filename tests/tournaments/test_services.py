@@ -22,7 +22,7 @@ from scorekeeper.access.links import find_link
 from scorekeeper.audit import Actor
 from scorekeeper.errors import ServiceError
 from scorekeeper.models import AccessLink, AuditEvent, Entrant, Hand, Match, Player, Round, Table, Tournament
-from scorekeeper.tournaments import exports, links, selectors, services
+from scorekeeper.tournaments import ending, exports, links, selectors, services
 
 from ..conftest import bid, play
 
@@ -330,14 +330,14 @@ def test_an_eight_player_spades_swiss_from_registration_to_final_standings(organ
     # table 2 is ended before any hand (0 to 0: a draw). The rest play on.
     first = r3_tables[0]
     play(first.match, {"bids": [5, 5], "tricks": [6, 7]})
-    services.end_table_early(table_id=first.pk, actor=me)
+    ending.end_table_early(table_id=first.pk, actor=me)
     a, b = (name_of(p) for p in seat_ids(first))
     games.append((3, a, b, b))
     diff[a] -= 1
     diff[b] += 1
     second = r3_tables[1]
     bid(second.match, {"bids": [3, 3]})
-    ended = services.end_table_early(table_id=second.pk, actor=me)
+    ended = ending.end_table_early(table_id=second.pk, actor=me)
     assert (ended.status, ended.winners, ended.totals, ended.pending_bidding) == ("finished", [0, 1], [0, 0], None)
     a, b = (name_of(p) for p in seat_ids(second))
     games.append((3, a, b, None))
@@ -532,7 +532,7 @@ def test_a_thirteen_player_oh_hell_event_in_seated_rounds(organiser):
     # at 0 and share places 1-6: (5 + 4 + 3 + 2 + 1 + 0) / 6 = 2.5 each.
     ids = seat_ids(r2_tables[0])
     record_table(r2_tables[0], ids, play_oh_hell(r2_tables[0]))
-    services.end_table_early(table_id=r2_tables[1].pk, actor=me)
+    ending.end_table_early(table_id=r2_tables[1].pk, actor=me)
     ended = Match.objects.get(pk=r2_tables[1].match_id)
     assert ended.winners == [0, 1, 2, 3, 4, 5] and ended.status == "finished"
     for p in seat_ids(r2_tables[1]):
@@ -612,7 +612,7 @@ def test_ending_early_refuses_what_is_not_being_played(organiser):
     play_two_player(table, spades_win)
     version = Match.objects.get(pk=table.match_id).version
     with pytest.raises(ServiceError) as error:
-        services.end_table_early(table_id=table.pk, actor=me)
+        ending.end_table_early(table_id=table.pk, actor=me)
     assert "already over" in error.value.message
     assert Match.objects.get(pk=table.match_id).version == version
     assert Table.objects.get(pk=table.pk).ended_early_at is None
@@ -624,7 +624,7 @@ def test_an_ended_early_match_cannot_take_more_hands(organiser):
     rnd, _tokens = start_round(t, organiser)
     table = tables_of(rnd)[0]
     play(table.match, {"bids": [4, 4], "tricks": [9, 4]})  # 45 to 40
-    match = services.end_table_early(table_id=table.pk, actor=me)
+    match = ending.end_table_early(table_id=table.pk, actor=me)
     assert (match.winners, match.totals, match.status) == ([0], [45, 40], "finished")
     assert Table.objects.get(pk=table.pk).ended_early_at is not None
     assert AuditEvent.objects.filter(match=match, action="ended early").count() == 1

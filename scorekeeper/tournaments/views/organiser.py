@@ -29,7 +29,7 @@ from ...matches.forms import parse_options
 from ...models import Entrant, Round, Table, Tournament
 from ...numbers import plain_int, typed
 from ...scoring import GAMES, get_game
-from .. import clock, links, selectors, services
+from .. import clock, ending, links, selectors, services
 from ..formats import SEATED_FORMATS, formats_for
 
 UNPROCESSABLE = 422  # a field is wrong
@@ -364,7 +364,7 @@ def end_table(request: HttpRequest, tournament: Tournament, table_id: int, actor
     table = get_object_or_404(Table.objects.select_related("round", "match"), pk=table_id, round__tournament=tournament)
     if request.method == "POST":
         try:
-            services.end_table_early(table_id=table.pk, actor=actor)
+            ending.end_table_early(table_id=table.pk, actor=actor)
         except ServiceError as e:
             messages.error(request, e.message)
         else:
