@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from django.utils.translation import get_language_bidi
+from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
 from ..i18n import hands_count, shown, shown_spec
@@ -324,12 +324,13 @@ def poll_tag(version: int, status: str | None = None, ends_at=None, paused_remai
     at a tournament table, its round's state and clock (a pause, added time
     or the end of the round answers the poll, with the new clock). The
     version comes first, before a "/": the poll tells a clock-only change
-    by it."""
+    by it. The language comes last, after a "-": an answer drawn in Urdu
+    never stands for an English one. "<version>[/<round clock>]-<language>"."""
     if status is None:
-        return str(version)
+        return f"{version}-{get_language()}"
     ends = ends_at.isoformat() if ends_at else "-"
     paused = "-" if paused_remaining is None else str(paused_remaining)
-    return f"{version}/{status}/{ends}/{paused}"
+    return f"{version}/{status}/{ends}/{paused}-{get_language()}"
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:

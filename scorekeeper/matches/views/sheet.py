@@ -11,7 +11,6 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, quote_etag
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -60,13 +59,12 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     tag, private, version = state
     if private and match_and_scorer(request, match_id)[1] is None:
         return refuse_private(request)
-    # The language is part of what the page shows: an Urdu answer never stands for an English one.
-    etag = quote_etag(f"{tag}-{get_language()}")
+    etag = quote_etag(tag)
     response = get_conditional_response(request, etag=etag)
-    # What the page shows: "<version>[/<round clock>]-<language>".
+    # The page shows this version in this language: only its round clock moved.
     asked = request.headers.get("If-None-Match", "").strip().removeprefix("W/").strip('"')
-    shown, _dash, language = asked.rpartition("-")
-    clock_only = language == get_language() and shown.split("/", 1)[0] == str(version)
+    same_language = asked.rpartition("-")[2] == tag.rpartition("-")[2]
+    clock_only = same_language and asked.split("/", 1)[0] == str(version)
     if response is None and request.htmx and clock_only:
         table = Table.objects.select_related("round", "match").filter(match_id=match_id).first()
         playing = table is not None and table.match.status == Match.Status.IN_PROGRESS
@@ -77,9 +75,9 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
             sheet = score_sheet(match_id)
         except Match.DoesNotExist:
             raise Http404("No such match") from None
-        if tag == str(version):
+        if "/" not in tag:
             sheet.table = None  # not a tournament table (the poll's query said so): no query to ask again
-        etag = quote_etag(f"{sheet.poll_tag}-{get_language()}")  # a write may have come in between
+        etag = quote_etag(sheet.poll_tag)  # a write may have come in between
         viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
         response = live(request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET)
     elif response is None:
