@@ -1,0 +1,80 @@
+"""manage.py serve: Scorekeeper on its production server (bin/run).
+
+granian (a Rust HTTP server with wheels for Linux, macOS and Windows),
+chosen by measurement over waitress and gunicorn (README, "Which server"):
+``--workers`` processes of one blocking thread each, like gunicorn's sync
+workers, so a burst queues fairly; static files from the collected, hashed
+store through whitenoise. ``DEBUG`` stays as the settings say (off unless
+set): this is never the development server.
+
+Ctrl-C, closing the window (SIGHUP) and ending its process (SIGTERM) all
+stop it and its workers. On a developer's machine ``bin/dev`` runs Django's
+development server instead, with reload and DEBUG on.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from config.network import split_address
+
+
+def default_workers() -> int:
+    # Measured on 2 cores (README, "Which server"): a worker waiting on
+    # SQLite's write lock leaves its core idle, so more workers than cores.
+    return min(8, 4 * (os.cpu_count() or 1))
+
+
+class Command(BaseCommand):
+    help = "Serve Scorekeeper with its production server (granian) on ADDRESS; Ctrl-C stops it."
+    requires_system_checks = []  # the workers check as they start; the banner should not wait
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--workers", type=int, default=default_workers(), help="worker processes (default: %(default)s)"
+        )
+
+    def handle(self, *args, workers, **options):
+        from granian import Granian
+
+        if workers < 1:
+            raise CommandError("--workers must be 1 or more.")
+        host, port = split_address(settings.ADDRESS)
+        server = Granian(
+            "config.wsgi:application",
+            address=host,
+            port=port,
+            interface="wsgi",
+            workers=workers,
+            blocking_threads=1,
+            websockets=False,
+            log_level="warning",
+            # A worker that does not stop within 5 s of Ctrl-C is ended (granian can
+            # deadlock in a worker's shutdown when the signal reaches it too).
+            workers_kill_timeout=None,
+        )
+        # Closing the terminal window sends SIGHUP, which granian takes as
+        # "reload": here it stops, as Ctrl-C does.
+        if hasattr(signal, "SIGHUP"):
+            server.on_startup(lambda: signal.signal(signal.SIGHUP, server.signal_handler_interrupt))
+        self.stdout.write(self.banner(host, port), ending="\n")
+        sys.stdout.flush()
+        server.serve()
+
+    def banner(self, host: str, port: int) -> str:
+        local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        lines = ["Scorekeeper is running.", f"  On this computer: {local}"]
+        if settings.JOIN_URL:
+            lines.append(f"  Phones on the network join at: {settings.JOIN_URL}")
+        else:
+            lines.append("  Only this computer can reach it (bin/run --lan lets the phones on the network join).")
+        lines += [
+            f"  Database: {settings.DATABASES['default']['NAME']}",
+            "  Stop it with Ctrl-C (or close this window).",
+        ]
+        return "\n".join(lines)
