@@ -6,12 +6,12 @@ from .base import Game, GameSpec
 
 
 def _load() -> tuple[dict[str, Game], dict[str, Game]]:
-    from . import drawbridge, ohhell, partnership_spades, sixtysix, spades
+    from . import courtpiece, drawbridge, ohhell, partnership_spades, sixtysix, spades
 
     def by_id(modules):
         return {m.GAME.spec.id: m.GAME for m in modules}
 
-    return by_id((spades, drawbridge, sixtysix, ohhell)), by_id((partnership_spades,))
+    return by_id((spades, drawbridge, sixtysix, ohhell)), by_id((partnership_spades, courtpiece))
 
 
 # GAMES: the games the app offers (its menus, and its checks of a new match,

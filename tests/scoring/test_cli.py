@@ -252,10 +252,43 @@ def test_main_in_process(write, capsys):
                 "sides": [[0, 2], [1, 3]],
             },
         ),
+        (  # RULES.md 8.7, C2
+            {
+                "game": "courtpiece",
+                "players": ["Ann", "Bob", "Cat", "Dan"],
+                "hands": [{"winner": 1, "court": "first7"}],
+            },
+            {
+                "hands": [
+                    {
+                        "points": [0, 1],
+                        "totals": [0, 1],
+                        "dealer": 0,
+                        "caller": 1,
+                        "winner": 1,
+                        "court": "kot",
+                        "deals_won": [0, 1],
+                        "run": [0, 0],
+                    }
+                ],
+                "totals": [0, 1],
+                "finished": False,
+                "winners": [],
+                "next_hand": {"number": 2, "dealer": 2, "caller": 3, "leader": 3},
+                "sides": [[0, 2], [1, 3]],
+            },
+        ),
     ],
-    ids=["partnership_spades"],
+    ids=["partnership_spades", "courtpiece"],
 )
 def test_the_games_with_partnerships(write, match, expected):
     completed = cli(write(json.dumps(match)))
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout) == expected
+
+
+def test_a_partnership_error_names_the_side(write):
+    match = {"game": "courtpiece", "players": ["Ann", "Bob", "Cat", "Dan"], "hands": [{"winner": 2}]}
+    completed = cli(write(json.dumps(match)))
+    assert completed.returncode == 2
+    assert completed.stderr == "Hand 1: the winner must be 0 (Ann & Cat) or 1 (Bob & Dan), got 2\n"

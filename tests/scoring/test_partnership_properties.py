@@ -1,9 +1,10 @@
-"""Property tests of the games with partnerships (hypothesis).
+"""Property tests of the two games with partnerships (hypothesis).
 
-Random legal matches are scored by the engine and by the reference scorer
-of tests/scoring/reference (written from RULES.md 7), and the rules that
-hold for every match are checked on their own: totals per side, the bags
-in the last digit (7.3).
+Random legal matches are scored by the engine and by the reference scorers
+of tests/scoring/reference (written from RULES.md 7 and 8), and the rules
+that hold for every match are checked on their own: totals per side, the
+bags in the last digit (7.3), the Court Piece dealer (8.1) worked out here
+from the previous deal alone.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.scoring import InvalidHand, check_bidding, preview_hand, score_match
+from tests.scoring.reference import courtpiece as reference_courtpiece
 from tests.scoring.reference import partnership_spades as reference_spades
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -118,6 +120,93 @@ def test_partnership_spades_bidding_then_play(match, data):
     assert preview["hand"]["totals"] == score_match({**match, "hands": [*match["hands"], hand]})["totals"]
 
 
+# ------------------------------------------------------------ Court Piece
+
+COURT_HAND = st.builds(
+    lambda winner, court: {"winner": winner} if court is None else {"winner": winner, "court": court},
+    st.integers(0, 1),
+    st.one_of(st.none(), st.none(), st.none(), st.sampled_from(["none", "first7", "all13"])),
+)
+COURT_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "target": st.sampled_from([None, 1, 2, 3, 10, 100]),
+        "deals": st.sampled_from([None, 1, 5, 20, 60]),
+        "deal_run": st.sampled_from([0, 1, 2, 3, 7]),
+        "goon_kot": st.sampled_from([1, 2]),
+        "bavney": st.sampled_from([1, 2, 52]),
+    },
+)
+
+
+def until_the_end(match, reference):
+    """The hands of ``match`` up to the one that ends it (by the reference)."""
+    hands, match["hands"] = match["hands"], []
+    for hand in hands:
+        match["hands"].append(hand)
+        if reference.score(match)["finished"]:
+            break
+    return match
+
+
+@FAST
+@given(st.lists(COURT_HAND, max_size=200), COURT_OPTIONS)
+def test_courtpiece_matches_the_reference(hands, options):
+    match = until_the_end(
+        {"game": "courtpiece", "players": FOUR, "options": options, "hands": hands}, reference_courtpiece
+    )
+    result = score_match(match)
+    assert result == reference_courtpiece.score(match)
+    check_sides(result)
+    for row in result["hands"]:
+        assert min(row["points"]) == 0  # only the winner of a deal scores
+        assert row["points"][1 - row["winner"]] == 0
+        assert 0 in row["run"]
+
+
+@FAST
+@given(st.lists(COURT_HAND, max_size=300))
+def test_courtpiece_dealer_rotation(hands):
+    """8.1 over a long open session: each deal's dealer follows from the one before, the dealer
+    is always on the side that lost the last deal, and its winners call trumps next."""
+    result = score_match({"game": "courtpiece", "players": FOUR, "options": {"target": None}, "hands": hands})
+    check_sides(result)
+    dealer = 0
+    for row in result["hands"]:
+        assert (row["dealer"], row["caller"]) == (dealer, (dealer + 1) % 4)
+        calling_side = (dealer + 1) % 2
+        if row["winner"] != calling_side:
+            dealer = (dealer + 1) % 4
+        elif row["court"] is not None:
+            dealer = (dealer + 2) % 4
+        assert dealer % 2 != row["winner"]  # the dealer's side lost the last deal
+        assert (dealer + 1) % 2 == row["winner"]  # the winners call next
+    assert result["next_hand"] == {
+        "number": len(hands) + 1,
+        "dealer": dealer,
+        "caller": (dealer + 1) % 4,
+        "leader": (dealer + 1) % 4,
+    }
+    if hands:
+        assert sum(result["hands"][-1]["deals_won"]) == len(hands)
+
+
+@FAST
+@given(st.lists(COURT_HAND, min_size=1, max_size=40), COURT_HAND, COURT_OPTIONS)
+def test_courtpiece_nothing_after_the_end(hands, extra, options):
+    match = until_the_end(
+        {"game": "courtpiece", "players": FOUR, "options": options, "hands": hands}, reference_courtpiece
+    )
+    if not score_match(match)["finished"]:
+        return
+    try:
+        score_match({**match, "hands": [*match["hands"], extra]})
+    except InvalidHand as error:
+        assert error.hand_index == len(match["hands"])
+    else:
+        raise AssertionError("a deal after the end was accepted")
+
+
 # ------------------------------------------------------------ junk never crashes
 
 LEAVES = st.one_of(
@@ -143,7 +232,7 @@ OPTIONS = st.one_of(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.just("partnership_spades"), st.lists(HANDISH, max_size=4), OPTIONS, HANDISH)
+@given(st.sampled_from(["partnership_spades", "courtpiece"]), st.lists(HANDISH, max_size=4), OPTIONS, HANDISH)
 def test_junk_raises_only_invalid_hand(game, hands, options, bidding):
     match = {"game": game, "players": FOUR, "options": options, "hands": hands}
     try:
