@@ -165,10 +165,19 @@ def _words(what: Any) -> str:
     return what() if callable(what) else what
 
 
-def check_int(value: Any, lo: int, hi: int | None, what: Any) -> int:
-    """An int in lo..hi (hi None = no upper limit), or a HandError naming ``what``."""
-    if type(value) is not int or value < lo or (hi is not None and value > hi):
+def check_int(value: Any, lo: int | None, hi: int | None, what: Any) -> int:
+    """An int in lo..hi (None = no limit that way), or a HandError naming ``what``."""
+    if type(value) is not int or (lo is not None and value < lo) or (hi is not None and value > hi):
         what = _words(what)
+        if lo is None:
+            raise HandError(
+                _(
+                    "%(what)s must be a whole number of %(hi)s or less, got %(value)s",
+                    what=what,
+                    hi=hi,
+                    value=describe(value),
+                )
+            )
         if hi is None:
             raise HandError(
                 _(
@@ -227,12 +236,43 @@ def check_per_player_list(value: Any, players: list[str], what: Any) -> list:
     return value
 
 
+def check_per_side_list(value: Any, sides: tuple, what: Any) -> list:
+    """A list with one entry per side of partners (RULES.md 1.5)."""
+    if type(value) is not list:
+        raise HandError(
+            _(
+                "%(what)s must be a list with one entry per side, got %(value)s",
+                what=_words(what),
+                value=describe(value),
+            )
+        )
+    if len(value) != len(sides):
+        raise HandError(
+            _(
+                "%(what)s must have %(n)s entries, one per side, got %(got)s",
+                what=_words(what),
+                n=len(sides),
+                got=len(value),
+            )
+        )
+    return value
+
+
+def side_name(players: list[str], side: tuple[int, ...]) -> Text:
+    """A side of partners named by its two players, as the table says it."""
+    first, second = side
+    # Translators: a side of two partners, named by its players: "Ann & Cat".
+    return _("%(first)s & %(second)s", first=players[first], second=players[second])
+
+
 # ---------------------------------------------------------- self-description
 
 
 @dataclass(frozen=True)
 class Option:
-    """One variant option. ``kind`` is "int", "bool" or "choice"."""
+    """One variant option. ``kind`` is "int", "bool" or "choice".
+    ``nullable``: None is a legal value too, and turns the option off
+    (Court Piece's target, Partnership Spades' losing score)."""
 
     name: str
     kind: str
@@ -242,14 +282,17 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[tuple[str, str], ...] = ()  # (value, label)
+    nullable: bool = False
 
 
 @dataclass(frozen=True)
 class Field:
     """One entry of a hand, for building forms.
 
-    ``kind``: "int", "bool", "choice" or "player" (a seat number).
+    ``kind``: "int", "bool", "choice", "player" (a seat number) or "side"
+    (a side number, in a game with partnerships).
     ``per_player``: a list with one value per player (bids, tricks, points).
+    ``per_side``: a list with one value per side (Partnership Spades' tricks).
     ``phase``: "bidding" for what is known before play (RULES.md 1.4),
     "play" for what is known after it.
     """
@@ -259,6 +302,7 @@ class Field:
     label: str
     help: str = ""
     per_player: bool = False
+    per_side: bool = False
     phase: str = "play"
     required: bool = True
     minimum: int | None = None
@@ -291,6 +335,12 @@ class GameSpec:
     # Translators: what seat 1 does to start hand 1: "Ann (seat 1) deals first."
     first_turn: str = _("deals first")  # what seat 1 does to start hand 1 (Spades: draws first)
     bidding_noun: str = _("bids")  # what is known before play (Draw Bridge: the contract)
+    # Games with partnerships (RULES.md 1.5): the players of each side, e.g.
+    # ((0, 2), (1, 3)). Then points, totals and winners are per side, and so
+    # are the detail keys named in side_details (the others are per player
+    # or single values). Empty: every player for themselves.
+    sides: tuple[tuple[int, ...], ...] = ()
+    side_details: tuple[str, ...] = ()
 
     def option(self, name: str) -> Option:
         return next(o for o in self.options if o.name == name)
@@ -306,7 +356,8 @@ class HandScore:
 
     points: list[int]
     details: dict[str, Any]
-    why: list[str] = field(default_factory=list)  # one plain-words line per player (empty: not explained)
+    # one plain-words line per player, or per side where the game has sides (empty: not explained)
+    why: list[str] = field(default_factory=list)
 
 
 class Game:
@@ -338,6 +389,7 @@ class Game:
         raise NotImplementedError
 
     def winners(self, state: Any, totals: list[int]) -> list[int]:
+        """Player indices, or side indices in a game with sides."""
         best = max(totals)
         return [i for i, t in enumerate(totals) if t == best]
 

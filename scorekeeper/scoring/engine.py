@@ -8,7 +8,7 @@ import inspect
 from typing import Any
 
 from .base import Game, HandError, InvalidHand, _, check_bool, check_int, describe, is_bool, is_int, message_of
-from .registry import GAMES, get_game
+from .registry import game_ids, get_game
 
 TOP_LEVEL_KEYS = {"game", "players", "options", "hands"}
 REQUIRED_TOP_LEVEL = ("game", "players", "hands")
@@ -35,8 +35,9 @@ def parse_match(match: Any) -> tuple[Game, list[str], dict, list]:
             raise InvalidHand(_('The match needs "%(key)s"', key=key))
 
     game_id = match["game"]
-    if not isinstance(game_id, str) or game_id not in GAMES:
-        known = ", ".join(f'"{g}"' for g in GAMES)
+    known_ids = game_ids()
+    if not isinstance(game_id, str) or game_id not in known_ids:
+        known = ", ".join(f'"{g}"' for g in known_ids)
         raise InvalidHand(_("Unknown game %(value)s; the games are %(games)s", value=describe(game_id), games=known))
     game = get_game(game_id)
 
@@ -94,7 +95,9 @@ def _check_options(options: Any, game: Game, players: list[str]) -> dict:
         value = options.get(option.name, option.default)
         what = lambda name=option.name: _('The option "%(name)s"', name=name)  # noqa: E731 (built only on failure)
         try:
-            if option.kind == "int":
+            if value is None and option.nullable:
+                pass  # the option is off
+            elif option.kind == "int":
                 check_int(value, option.minimum, option.maximum, what)
             elif option.kind == "bool":
                 check_bool(value, what)
@@ -134,8 +137,8 @@ def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
     game, players, options, hands = parse_match(match)
     state = game.new_state(players, options)
     lazy = _explains_on_demand(game)
-    n = len(players)
-    totals = [0] * n
+    # one total per side in a game with partnerships (RULES.md 1.5), else per player
+    totals = [0] * (len(game.spec.sides) or len(players))
     scored = []
     finished = False
     for k, hand in enumerate(hands):
@@ -161,6 +164,8 @@ def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
         "winners": game.winners(state, totals) if finished else [],
         "next_hand": None if finished else game.next_hand(state, len(hands)),
     }
+    if game.spec.sides:
+        result["sides"] = [list(side) for side in game.spec.sides]
     return game, state, result
 
 

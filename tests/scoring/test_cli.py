@@ -216,3 +216,79 @@ def test_main_in_process(write, capsys):
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("Hand 2: ")
+
+
+@pytest.mark.parametrize(
+    ("match", "expected"),
+    [
+        (  # RULES.md 7.8, P1
+            {
+                "game": "partnership_spades",
+                "players": ["Ann", "Bob", "Cat", "Dan"],
+                "hands": [{"bids": [3, 4, 2, 4], "tricks": [6, 7]}],
+            },
+            {
+                "hands": [
+                    {
+                        "points": [51, -80],
+                        "totals": [51, -80],
+                        "contract": [5, 8],
+                        "made": [True, False],
+                        "nil_made": [None, None, None, None],
+                        "bags": [1, 0],
+                        "bag_penalty": [0, 0],
+                    }
+                ],
+                "totals": [51, -80],
+                "finished": False,
+                "winners": [],
+                "next_hand": {
+                    "number": 2,
+                    "dealer": 1,
+                    "first_bidder": 2,
+                    "leader": 2,
+                    "blind_nil_allowed": [False, True],
+                },
+                "sides": [[0, 2], [1, 3]],
+            },
+        ),
+        (  # RULES.md 8.7, C2
+            {
+                "game": "courtpiece",
+                "players": ["Ann", "Bob", "Cat", "Dan"],
+                "hands": [{"winner": 1, "court": "first7"}],
+            },
+            {
+                "hands": [
+                    {
+                        "points": [0, 1],
+                        "totals": [0, 1],
+                        "dealer": 0,
+                        "caller": 1,
+                        "winner": 1,
+                        "court": "kot",
+                        "deals_won": [0, 1],
+                        "run": [0, 0],
+                    }
+                ],
+                "totals": [0, 1],
+                "finished": False,
+                "winners": [],
+                "next_hand": {"number": 2, "dealer": 2, "caller": 3, "leader": 3},
+                "sides": [[0, 2], [1, 3]],
+            },
+        ),
+    ],
+    ids=["partnership_spades", "courtpiece"],
+)
+def test_the_games_with_partnerships(write, match, expected):
+    completed = cli(write(json.dumps(match)))
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == expected
+
+
+def test_a_partnership_error_names_the_side(write):
+    match = {"game": "courtpiece", "players": ["Ann", "Bob", "Cat", "Dan"], "hands": [{"winner": 2}]}
+    completed = cli(write(json.dumps(match)))
+    assert completed.returncode == 2
+    assert completed.stderr == "Hand 1: the winner must be 0 (Ann & Cat) or 1 (Bob & Dan), got 2\n"
