@@ -175,11 +175,15 @@ def _check_values(data: Any) -> None:
         elif isinstance(value, str):
             _check_text(value)
         elif isinstance(value, float):
-            raise fail(_("the file holds a number with a fraction (%(value)s): every number in a backup is whole.")
-                       % {"value": json.dumps(value)})
+            raise fail(
+                _("the file holds a number with a fraction (%(value)s): every number in a backup is whole.")
+                % {"value": json.dumps(value)}
+            )
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-            raise fail(_("the file holds a number too large for a backup (%(digits)d digits).")
-                       % {"digits": len(str(abs(value)))})
+            raise fail(
+                _("the file holds a number too large for a backup (%(digits)d digits).")
+                % {"digits": len(str(abs(value)))}
+            )
 
 
 def _check_text(text: str) -> None:
@@ -232,8 +236,10 @@ def _bool(data: dict, key: str, where: str, default: bool) -> bool:
 
 def _choice(value: Any, choices, where: str, what: str) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise fail(_("%(where)s: unknown %(what)s %(value)s.") % {"where": where, "what": what,
-                                                                  "value": json.dumps(value)[:40]})
+        raise fail(
+            _("%(where)s: unknown %(what)s %(value)s.")
+            % {"where": where, "what": what, "value": json.dumps(value)[:40]}
+        )
     return value
 
 
@@ -257,8 +263,9 @@ def _uid(value: Any, where: str) -> uuid.UUID:
             raise ValueError
         return uuid.UUID(value)
     except ValueError:
-        raise fail(_("%(where)s: its uid %(value)s is not a uid.") % {"where": where, "value": json.dumps(value)[:50]}
-                   ) from None
+        raise fail(
+            _("%(where)s: its uid %(value)s is not a uid.") % {"where": where, "value": json.dumps(value)[:50]}
+        ) from None
 
 
 def _optional_uid(value: Any, where: str) -> uuid.UUID | None:
@@ -342,16 +349,18 @@ def _one_person_each(refs: list[int], names: dict[int, str], where: str, twice: 
 def _known_players(refs: list, names: dict[int, str], where: str) -> list[int]:
     for p in refs:
         if type(p) is not int or p not in names:
-            raise fail(_("%(where)s: player %(p)s is not in the file's players.") % {"where": where,
-                                                                                    "p": json.dumps(p)[:40]})
+            raise fail(
+                _("%(where)s: player %(p)s is not in the file's players.") % {"where": where, "p": json.dumps(p)[:40]}
+            )
     return refs
 
 
 def _match(m: dict, ref: int, where: str, backup: Backup) -> FileMatch:
     game = m.get("game")
     if not isinstance(game, str) or game not in GAMES:
-        raise fail(_("%(where)s: the game %(game)s is not one of ours.") % {"where": where,
-                                                                           "game": json.dumps(game)[:40]})
+        raise fail(
+            _("%(where)s: the game %(game)s is not one of ours.") % {"where": where, "game": json.dumps(game)[:40]}
+        )
     players = _known_players(_list(m, "players", where, required=True), backup.players, where)
     seat_names = [backup.players[p] for p in players]
     # Translators: which match of a backup is at fault: "match 3 (Spades: Ann · Bob)".
@@ -419,14 +428,16 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
         raise fail(_("%(where)s needs a name.") % {"where": where})
     name = " ".join(name.split())
     if len(name) > TOURNAMENT_NAME_MAX:
-        raise fail(_("%(where)s: its name is longer than %(n)d characters.") % {"where": where,
-                                                                               "n": TOURNAMENT_NAME_MAX})
+        raise fail(
+            _("%(where)s: its name is longer than %(n)d characters.") % {"where": where, "n": TOURNAMENT_NAME_MAX}
+        )
     # Translators: which tournament of a backup is at fault: "tournament 2 (Spring cup)".
     where = _("%(where)s (%(name)s)") % {"where": where, "name": name}
     game = t.get("game")
     if not isinstance(game, str) or game not in GAMES:
-        raise fail(_("%(where)s: the game %(game)s is not one of ours.") % {"where": where,
-                                                                           "game": json.dumps(game)[:40]})
+        raise fail(
+            _("%(where)s: the game %(game)s is not one of ours.") % {"where": where, "game": json.dumps(game)[:40]}
+        )
     format = _choice(t.get("format"), formats_for(game), where, _("format"))
     status = _choice(t.get("status"), Tournament.Status.values, where, _("state"))
     high = MAX_ROUND_ROBIN_ROUNDS if format in ROUND_ROBIN_FORMATS else MAX_ROUNDS
@@ -438,8 +449,9 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
         raise fail(_("%(where)s: its options must be an object.") % {"where": where})
     spec = GAMES[game].spec
     try:
-        score_match({"game": game, "players": [f"P{k}" for k in range(spec.min_players)], "options": options,
-                     "hands": []})
+        score_match(
+            {"game": game, "players": [f"P{k}" for k in range(spec.min_players)], "options": options, "hands": []}
+        )
     except InvalidHand as error:
         raise fail(_("%(where)s: %(problem)s") % {"where": where, "problem": shown_message(error)}) from None
 
@@ -475,8 +487,9 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
         options=options,
         format=format,
         planned_rounds=planned,
-        round_minutes=_optional_int(t.get("round_minutes"), where, _("the round time limit"), low=1,
-                                    high=MAX_ROUND_MINUTES),
+        round_minutes=_optional_int(
+            t.get("round_minutes"), where, _("the round time limit"), low=1, high=MAX_ROUND_MINUTES
+        ),
         table_size=_int(t.get("table_size", 4), where, _("the table size"), low=MIN_TABLE, high=MAX_TABLE),
         seed=_int(t.get("seed", 0), where, _("the seed"), low=0, high=MAX_SEED),
         status=status,
@@ -493,8 +506,10 @@ def _round(r, k, where, planned, game, backup, entered, by_ref, at_tables) -> Fi
     r = _object(r, _("%(where)s, round %(n)d") % {"where": where, "n": k + 1})
     number = _int(r.get("number"), where, _("a round's number"), low=1, high=max(planned, 1))
     if number != k + 1:
-        raise fail(_("%(where)s: its rounds must be numbered 1, 2, 3 … in order (round %(n)d is %(k)d in the list).")
-                   % {"where": where, "n": number, "k": k + 1})
+        raise fail(
+            _("%(where)s: its rounds must be numbered 1, 2, 3 … in order (round %(n)d is %(k)d in the list).")
+            % {"where": where, "n": number, "k": k + 1}
+        )
     where = _("%(where)s, round %(n)d") % {"where": where, "n": number}
     status = _choice(r.get("status"), Round.Status.values, where, _("state"))
     proposal = []
@@ -519,16 +534,21 @@ def _round(r, k, where, planned, game, backup, entered, by_ref, at_tables) -> Fi
         if match.game != game:
             raise fail(_("%(where)s: a table plays another game.") % {"where": where})
         if any(name_key(backup.players[p]) not in entered for p in match.players):
-            raise fail(_("%(where)s: %(match)s seats a player who is not entered.") % {"where": where,
-                                                                                     "match": match.label})
+            raise fail(
+                _("%(where)s: %(match)s seats a player who is not entered.") % {"where": where, "match": match.label}
+            )
         table_number = _int(table.get("number"), where, _("a table's number"), low=1, high=MAX_TABLE_NUMBER)
         if table_number in numbers:
             raise fail(_("%(where)s: two tables have the number %(n)d.") % {"where": where, "n": table_number})
         numbers.add(table_number)
         at_tables.add(ref)
         tables.append(FileTable(table_number, ref, _when(table.get("ended_early_at"), where)))
-    _one_person_each([p for t in tables for p in by_ref[t.match].players], backup.players, where,
-                     _("%(where)s: %(name)s plays at two tables."))
+    _one_person_each(
+        [p for t in tables for p in by_ref[t.match].players],
+        backup.players,
+        where,
+        _("%(where)s: %(name)s plays at two tables."),
+    )
     return FileRound(
         number=number,
         status=status,
@@ -536,8 +556,9 @@ def _round(r, k, where, planned, game, backup, entered, by_ref, at_tables) -> Fi
         byes=byes,
         published_at=_when(r.get("published_at"), where),
         ends_at=_when(r.get("ends_at"), where),
-        paused_remaining=_optional_int(r.get("paused_remaining"), where, _("the clock's time left"), low=0,
-                                       high=MAX_ROUND_MINUTES * 60),
+        paused_remaining=_optional_int(
+            r.get("paused_remaining"), where, _("the clock's time left"), low=0, high=MAX_ROUND_MINUTES * 60
+        ),
         completed_at=_when(r.get("completed_at"), where),
         tables=tables,
     )

@@ -224,15 +224,19 @@ class _Writer:
 def summary(done: Restored) -> str:
     """What a restore did, in words: what was added, then what was here already."""
     if not (done.matches or done.tournaments):
-        said = [_("Nothing was restored: everything in this file is already here.")] if done.already_here else [
-            _("Nothing was restored: the file holds no matches or tournaments.")
-        ]
+        said = (
+            [_("Nothing was restored: everything in this file is already here.")]
+            if done.already_here
+            else [_("Nothing was restored: the file holds no matches or tournaments.")]
+        )
     else:
         matches = ngettext("%(n)d match", "%(n)d matches", done.matches) % {"n": done.matches}
         tournaments = ngettext("%(n)d tournament", "%(n)d tournaments", done.tournaments) % {"n": done.tournaments}
         if done.as_copy:
-            said = [_("Restored as a copy: %(matches)s and %(tournaments)s. A copy counts in no player's record "
-                      "or rating.") % {"matches": matches, "tournaments": tournaments}]
+            said = [
+                _("Restored as a copy: %(matches)s and %(tournaments)s. A copy counts in no player's record or rating.")
+                % {"matches": matches, "tournaments": tournaments}
+            ]
         else:
             said = [_("Restored %(matches)s and %(tournaments)s.") % {"matches": matches, "tournaments": tournaments}]
     return " ".join(said + done.already_here)

@@ -212,8 +212,9 @@ def test_the_messages_say_what_and_where(backup, web, tmp_path):
             "tournament 1 (Spring cup), round 1: two tables have the number 1",
         ),
         (
-            lambda d: d["players"].append({"id": 4242, "name": "ann"})
-            or table_match(d)["players"].__setitem__(1, 4242),
+            lambda d: (
+                d["players"].append({"id": 4242, "name": "ann"}) or table_match(d)["players"].__setitem__(1, 4242)
+            ),
             "“Ann” and “ann” are one player here",
         ),
     ]

@@ -104,26 +104,6 @@ def test_as_a_copy_adds_new_rows_that_count_in_no_record_or_rating(organiser, ma
 
 
 @pytest.mark.django_db
-def test_the_migration_marks_a_backup_restored_twice_before_it_as_a_copy(organiser, make_match):
-    """Before uids, a second restore of a file made a second copy of every
-    match: the migration keeps the first and marks the second a copy of it,
-    so the players' records and ratings count those games once again."""
-    backup = club_evening(organiser, make_match)
-    before = records()
-    empty_the_database()
-    import_backup(backup)
-    import_backup(backup, as_copy=True)
-    Match.objects.update(copy_of=None)  # as a version 1 restore left them: two of each, neither a copy
-    Tournament.objects.update(copy_of=None, name="Spring cup")
-    doubled = records()
-    assert doubled["Ann"][:2] == (4, 4)
-    as_the_migration_does()
-    assert records() == before
-    assert Match.objects.filter(copy_of__isnull=False).count() == 3
-    assert Tournament.objects.filter(copy_of__isnull=False).count() == 1
-
-
-@pytest.mark.django_db
 def test_part_of_a_file_already_here_the_rest_restored(organiser, make_match):
     one = make_match("spades", names=["Ann", "Bob"], hands=[spades_hand([3, 4], [5, 8])])
     first = json.dumps(export_match(one))

@@ -46,7 +46,7 @@ class Command(BaseCommand):
             raise CommandError("--workers must be 1 or more.")
         host, port = split_address(settings.ADDRESS)
         server = Granian(
-            "config.wsgi:application",
+            "config.granian_worker:application",
             address=host,
             port=port,
             interface="wsgi",
@@ -54,9 +54,8 @@ class Command(BaseCommand):
             blocking_threads=1,
             websockets=False,
             log_level="warning",
-            # A worker that does not stop within 5 s of Ctrl-C is ended (granian can
-            # deadlock in a worker's shutdown when the signal reaches it too).
-            workers_kill_timeout=None,
+            workers_kill_timeout=5,  # a worker not stopped 5 s after Ctrl-C is ended
+            respawn_failed_workers=True,  # a worker that dies is replaced; the server goes on
         )
         # Closing the terminal window sends SIGHUP, which granian takes as
         # "reload": here it stops, as Ctrl-C does.
