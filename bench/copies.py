@@ -57,7 +57,13 @@ def build(tables: int, rounds: int, hands: int) -> None:
 
     actor = Actor.organiser(get_user_model().objects.create_superuser("bench", password=None))
     t = services.create_tournament(
-        name="Copies", game="spades", format="swiss", options={"target": 10**9}, rounds=rounds + 1, actor=actor
+        name="Copies",
+        game="spades",
+        format="swiss",
+        options={"target": 10**9},
+        rounds=rounds + 1,
+        actor=actor,
+        confirm_hands=False,
     )
     services.register_players(tournament_id=t.pk, text="\n".join(f"P{i:04d}" for i in range(2 * tables)), actor=actor)
     for _ in range(rounds):
@@ -155,7 +161,12 @@ def main(argv: list[str]) -> int:
         tmp = Path(folder)
         env = setup(tmp)
         start = time.monotonic()
-        subprocess.run([PYTHON, __file__, "build", args.tables, args.rounds, args.hands], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [PYTHON, __file__, "build", *map(str, (args.tables, args.rounds, args.hands))],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
         size = (tmp / "event.sqlite3").stat().st_size
         print(
             f"event: {args.tables} tables, {args.rounds} rounds of {args.hands} hands "

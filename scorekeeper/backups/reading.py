@@ -278,7 +278,7 @@ def _numbered(items: list, noun: str, twice: str):
     for i, item in enumerate(items):
         where = noun % {"n": i + 1}
         item = _object(item, where)
-        ref = _int(item.get("id"), where, "its “id”", low=0, high=MAX_ID)
+        ref = _int(item.get("id"), where, _("its number (“id”)"), low=0, high=MAX_ID)
         if ref in seen:
             raise fail(twice % {"id": ref})
         seen.add(ref)
@@ -491,7 +491,7 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
             t.get("round_minutes"), where, _("the round time limit"), low=1, high=MAX_ROUND_MINUTES
         ),
         table_size=_int(t.get("table_size", 4), where, _("the table size"), low=MIN_TABLE, high=MAX_TABLE),
-        seed=_int(t.get("seed", 0), where, _("the seed"), low=0, high=MAX_SEED),
+        seed=_int(t.get("seed", 0), where, _("the seating seed (“seed”)"), low=0, high=MAX_SEED),
         status=status,
         public=_bool(t, "public", where, True),
         confirm_hands=_bool(t, "confirm_hands", where, True),
