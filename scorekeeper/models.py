@@ -172,6 +172,23 @@ class Hand(models.Model):
         DISPUTED = "disputed", _("something is wrong")
 
     confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default="", blank=True)
+    # Who made the hand as it stands (entered it, or last corrected it): a
+    # table's link, or an organiser's login (neither: the app itself). The
+    # other side's check is decided from these, never from the audit log
+    # (matches/confirmation.py): that link or login may not check it.
+    entered_by_link = models.ForeignKey(
+        "AccessLink", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    entered_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    # The one-time key of that write: the phone that made it holds it in a
+    # signed cookie (access/confirming.py) and may show the other side the
+    # pass-the-phone card. A correction gives the hand a new one.
+    entry_key = models.CharField(max_length=64, blank=True, default="")
+    # The one-time key of the other side's answer: the same answer sent
+    # again finds it here and is answered as the first time.
+    check_key = models.CharField(max_length=64, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -180,6 +197,7 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="hand_number_unique"),
             models.UniqueConstraint(fields=["match", "client_key"], name="hand_client_key_unique"),
+            models.UniqueConstraint(fields=["match", "check_key"], name="hand_check_key_unique"),
         ]
 
     def __str__(self) -> str:
@@ -195,6 +213,9 @@ class AccessLink(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="access_links")
     generation = models.PositiveIntegerField(default=1, help_text="Bumped when the link is revoked or reissued")
     label = models.CharField(max_length=80, help_text="Shown in the audit trail, e.g. 'table 7'")
+    # A tournament table has a link per side (0, 1): each side's phones score
+    # with their own, so the other side checks a hand from its own phone.
+    side = models.PositiveSmallIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -211,7 +232,52 @@ class AccessLink(models.Model):
 
 
 class AuditEvent(models.Model):
-    """Who changed what, when, with the state before and after."""
+    """Who changed what, when, with the state before and after. The log is
+    for people to read (the history of changes): no state is read back
+    from it. Its actions are a fixed set, used by name (``Action.X``)."""
+
+    class Action(models.TextChoices):
+        MATCH_STARTED = "match started"
+        MATCH_IMPORTED = "match imported"
+        MATCH_ABANDONED = "match abandoned"
+        MATCH_REOPENED = "match reopened"
+        BIDS_SAVED = "bids saved"
+        BIDS_CLEARED = "bids cleared"
+        HAND_RECORDED = "hand recorded"
+        HAND_EDITED = "hand edited"
+        HAND_RESTORED = "hand restored"
+        HAND_UNDONE = "hand undone"
+        HAND_CONFIRMED = "hand confirmed"
+        HAND_DISPUTED = "hand disputed"
+        ACCEPTED = "accepted as it is"
+        CORRECTED_AFTER_END = "corrected after the end"
+        CORRECTED_AFTER_CONFIRMATION = "corrected after confirmation"
+        ENDED_EARLY = "ended early"
+        LINK_ISSUED = "link issued"
+        LINK_REISSUED = "link reissued"
+        LINK_REVOKED = "link revoked"
+        LINKS_REOPENED = "links reopened"
+        CO_ORGANISER_ADDED = "co-organiser added"
+        PLAYER_ADDED = "player added"
+        PLAYER_RENAMED = "player renamed"
+        TOURNAMENT_CREATED = "tournament created"
+        TOURNAMENT_IMPORTED = "tournament imported"
+        TOURNAMENT_FINISHED = "tournament finished"
+        PLAYERS_REGISTERED = "players registered"
+        PLAYER_DROPPED = "player dropped"
+        ROUND_PROPOSED = "round proposed"
+        ROUND_PROPOSED_AGAIN = "round proposed again"
+        ROUND_PUBLISHED = "round published"
+        PLAYERS_SWAPPED = "players swapped"
+        ROUND_LINKS_ISSUED = "round links issued"
+        TABLE_LINK_ISSUED = "table link issued"
+        TABLE_LINK_REVOKED = "table link revoked"
+        TABLE_ENDED_EARLY = "table ended early"
+        ROUND_CLOCK_PAUSED = "round clock pause"
+        ROUND_CLOCK_RESUMED = "round clock resume"
+        ROUND_CLOCK_ADDED = "round clock add"
+        ROUND_ENDED = "round ended"
+        ROUND_COMPLETED = "round completed"
 
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="audit_events")
     tournament = models.ForeignKey(
@@ -220,7 +286,7 @@ class AuditEvent(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     link = models.ForeignKey(AccessLink, null=True, blank=True, on_delete=models.SET_NULL, help_text="Device link used")
     actor = models.CharField(max_length=80, help_text="Who, in words: an organiser or a table device")
-    action = models.CharField(max_length=40, db_index=True)
+    action = models.CharField(max_length=40, choices=Action.choices, db_index=True)
     hand_number = models.PositiveIntegerField(null=True, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
