@@ -60,7 +60,8 @@ def build(out: Path, tables: int, second_devices: int) -> None:
         Table.objects.filter(round=round_).order_by("number").values_list("pk", "match_id")
     ):
         devices = 2 if k < second_devices else 1
-        rows.append({"match": match_id, "grants": [exchange(tokens[table_id]) for _ in range(devices)]})
+        # The first device holds side A's link, a second one side B's (the other side's phone).
+        rows.append({"match": match_id, "grants": [exchange(tokens[table_id][side]) for side in range(devices)]})
     if connection.vendor == "postgresql":
         # Statistics of the tables just filled, as autovacuum would gather
         # them before a real event (without them the planner scans).

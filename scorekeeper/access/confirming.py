@@ -5,12 +5,16 @@ is beyond the app, so the rule is about screens:
 
 - on the very phone that entered the hand, the table passes the phone
   across and the other side answers the card it shows. That phone is
-  recognised by a cookie signed with SECRET_KEY, set on the answer to the
-  write (``remember_entry``): another phone of the same login or link has
-  no such cookie;
+  recognised by a cookie signed with SECRET_KEY holding the key of the
+  write that made the hand as it stands (``Hand.entry_key``), set on the
+  answer to that write (``remember_entry``): another phone of the same
+  login or link has no such cookie, and a later correction from another
+  screen gives the hand a new key;
 - from any other screen, any scoring device or organiser login other
-  than the one that entered the hand may answer. The same link or the same
-  organiser login from another screen may not (403, in plain words).
+  than the one that made the hand as it stands (``Hand.entered_by_link``,
+  ``Hand.entered_by_user``) may answer: at a tournament table the other
+  side's link (each side has its own). The same link or the same organiser
+  login from another screen may not (403, in plain words).
 
 Everybody who may check must also be allowed to score the match
 (``decorators.scorer_required``)."""
@@ -21,7 +25,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from ..audit import Actor
-from ..models import AuditEvent
+from ..models import Hand
 
 ENTERED_COOKIE = "entered_hands"
 ENTERED_SALT = "scorekeeper.access.entered"
@@ -52,16 +56,15 @@ def remember_entry(request: HttpRequest, response: HttpResponse, client_key: str
     )
 
 
-def wrote_it(actor: Actor, writer: AuditEvent | None) -> bool:
+def wrote_it(actor: Actor, hand: Hand) -> bool:
     """Is ``actor`` (a link, or an organiser's login) the one that made the
-    hand's last write? The app itself (no link, no login) is nobody's screen."""
-    if writer is None:
-        return False
+    hand as it stands (``Hand.entered_by_*``)? The app itself (no link, no
+    login) is nobody's screen."""
     if actor.link is not None:
-        return writer.link_id == actor.link.pk
-    return actor.user is not None and writer.link_id is None and writer.user_id == actor.user.pk
+        return hand.entered_by_link_id == actor.link.pk
+    return actor.user is not None and hand.entered_by_link_id is None and hand.entered_by_user_id == actor.user.pk
 
 
-def may_check(actor: Actor, writer: AuditEvent | None, *, same_phone: bool) -> bool:
+def may_check(actor: Actor, hand: Hand, *, same_phone: bool) -> bool:
     """The other side, or the card on the phone that entered the hand."""
-    return same_phone or not wrote_it(actor, writer)
+    return same_phone or not wrote_it(actor, hand)

@@ -30,16 +30,15 @@ def refuse_private(request):
     )
 
 
-def scorer_required(view=None, *, replays_first: bool = False, after_the_end: bool = False):
+def scorer_required(view=None, *, replays_first: bool = False):
     """For views that change a match's hands: passes the match and the
     ``actor`` (an organiser of the match or a device with its link). A
-    device's link writes nothing once the match has ended: refused here,
-    and again by the services under the match's lock. ``replays_first``:
-    a form whose one-time key was already saved goes through, for the
-    service to answer it as the first time (a device whose answer was lost
-    learns its last hand was saved); anything new is refused.
-    ``after_the_end``: the other side's check of a hand saved before the
-    end, which changes no result, still goes through."""
+    device's link writes nothing once the match has ended (counts, or was
+    ended): refused here, and again by the services under the match's lock
+    (which also allow a match over that still waits for checks only those).
+    ``replays_first``: a form whose one-time key was already saved goes
+    through, for the service to answer it as the first time (a device whose
+    answer was lost learns its last hand was saved); anything new is refused."""
 
     def decorate(view):
         @wraps(view)
@@ -50,7 +49,7 @@ def scorer_required(view=None, *, replays_first: bool = False, after_the_end: bo
             if actor is None:
                 return refuse(request)
             # The replay check is a query: asked only of a device whose match has ended.
-            if links_closed(match, actor) and not (after_the_end or (replays_first and _saved_before(request, match))):
+            if links_closed(match, actor) and not (replays_first and _saved_before(request, match)):
                 return refuse(request, closed_message(match))
             return view(request, match, *args, actor=actor, **kwargs)
 

@@ -5,7 +5,9 @@
   the tournament's organisers.
 - A device may score one match after exchanging that match's scoring link
   (see ``links``), until the match ends: from then on (``links_closed_at``)
-  only its organisers may change its results.
+  only its organisers may change its results. A match over whose hands
+  still wait for the other side's check keeps its links open for those
+  checks only (``only_checks_left``), until it counts.
 - Players are one list for the club. A player may be renamed by an
   organiser of a match or tournament the player is in, by anyone logged in
   while the player is in none yet, and by a superuser
@@ -111,6 +113,18 @@ def links_closed(match: Match, actor: Actor | None) -> bool:
     return actor is not None and actor.link is not None and match.links_closed_at is not None
 
 
+def only_checks_left(match: Match, actor: Actor | None) -> bool:
+    """A device whose match is over while hands still wait for the other
+    side: its link may check them (and correct one marked as wrong), and
+    nothing else, until the match counts (``links_closed_at``)."""
+    return (
+        actor is not None
+        and actor.link is not None
+        and match.links_closed_at is None
+        and match.status == Match.Status.FINISHED
+    )
+
+
 def closed_message(match: Match) -> str:
     """Why a device's link no longer writes, in plain words."""
     if Table.objects.filter(match_id=match.pk).exists():
@@ -123,17 +137,33 @@ def closed_message(match: Match) -> str:
 @dataclass(frozen=True)
 class Viewer:
     """What the person looking at a score sheet may do there. A device
-    whose match has ended may only watch (``links_closed``)."""
+    whose match has ended may only watch (``links_closed``); once its match
+    is over but hands still wait for the other side, it may only check
+    them, and correct a hand marked as wrong (``can_check`` without
+    ``can_score``)."""
 
     can_score: bool
     is_organiser: bool
     links_closed: bool = False
+    can_check: bool = False
+    link_id: int | None = None  # who this screen is: its link, or its organiser's login
+    user_id: int | None = None
 
     @classmethod
     def of(cls, actor: Actor | None, match: Match | None = None) -> Viewer:
         closed = match is not None and links_closed(match, actor)
+        checks_only = match is not None and only_checks_left(match, actor)
         return cls(
-            can_score=actor is not None and not closed,
+            can_score=actor is not None and not closed and not checks_only,
             is_organiser=actor is not None and actor.link is None,
             links_closed=closed,
+            can_check=actor is not None and not closed,
+            link_id=actor.link.pk if actor is not None and actor.link is not None else None,
+            user_id=actor.user.pk if actor is not None and actor.link is None and actor.user is not None else None,
         )
+
+    def entered(self, entered_by_link_id: int | None, entered_by_user_id: int | None) -> bool:
+        """Is this screen's link (or login) the one that made a hand as it stands?"""
+        if self.link_id is not None:
+            return entered_by_link_id == self.link_id
+        return self.user_id is not None and entered_by_link_id is None and entered_by_user_id == self.user_id

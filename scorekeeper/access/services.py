@@ -9,20 +9,23 @@ from django.utils.translation import gettext as _
 
 from ..audit import Actor, record
 from ..errors import ServiceError
-from ..models import AccessLink, Match, Table
+from ..models import AccessLink, AuditEvent, Match, Table
 from .links import token_for
+
+Action = AuditEvent.Action
 
 LABEL_MAX_LENGTH = 80
 
 
 @transaction.atomic
-def issue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink, str]:
-    """A new secret scoring link for one match. Returns the link and its
-    token, which is worked out from SECRET_KEY (``links.token_for``): not
-    stored, and shown again to the organisers whenever they ask."""
+def issue_link(*, match_id: int, label: str, actor: Actor, side: int | None = None) -> tuple[AccessLink, str]:
+    """A new secret scoring link for one match (a tournament table's:
+    for one ``side`` of it). Returns the link and its token, which is worked
+    out from SECRET_KEY (``links.token_for``): not stored, and shown again
+    to the organisers whenever they ask."""
     match = Match.objects.select_for_update().get(pk=match_id)
-    link = AccessLink.objects.create(match=match, label=label[:LABEL_MAX_LENGTH], created_by=actor.user)
-    record(actor, "link issued", match=match, after={"link": link.pk, "label": link.label})
+    link = AccessLink.objects.create(match=match, label=label[:LABEL_MAX_LENGTH], created_by=actor.user, side=side)
+    record(actor, Action.LINK_ISSUED, match=match, after={"link": link.pk, "label": link.label})
     return link, token_for(link)
 
 
@@ -35,20 +38,20 @@ def revoke_link(*, link_id: int, actor: Actor) -> AccessLink:
         link.revoked_at = timezone.now()
         link.generation += 1
         link.save(update_fields=["revoked_at", "generation"])
-        record(actor, "link revoked", match=link.match, before={"link": link.pk, "label": link.label})
+        record(actor, Action.LINK_REVOKED, match=link.match, before={"link": link.pk, "label": link.label})
     return link
 
 
 @transaction.atomic
-def reissue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink, str]:
-    """The match's one scoring link in a new generation: the newest link
-    of the match (revoked or not) works again with a new token, the old
-    token and every device's grant stop at once; any other link of the
-    match is revoked. A match without a link gets a new one."""
+def reissue_link(*, match_id: int, label: str, actor: Actor, side: int | None = None) -> tuple[AccessLink, str]:
+    """The match's one scoring link (of ``side``, at a tournament table) in
+    a new generation: its newest link (revoked or not) works again with a
+    new token, the old token and every device's grant stop at once; any
+    other link of it is revoked. None yet: a new one."""
     match = Match.objects.select_for_update().get(pk=match_id)
-    links = list(AccessLink.objects.filter(match=match).order_by("-created_at", "-pk"))
+    links = list(AccessLink.objects.filter(match=match, side=side).order_by("-created_at", "-pk"))
     if not links:
-        return issue_link(match_id=match_id, label=label, actor=actor)
+        return issue_link(match_id=match_id, label=label, actor=actor, side=side)
     link, others = links[0], links[1:]
     for other in others:
         revoke_link(link_id=other.pk, actor=actor)
@@ -56,7 +59,7 @@ def reissue_link(*, match_id: int, label: str, actor: Actor) -> tuple[AccessLink
     link.revoked_at = None
     link.label = label[:LABEL_MAX_LENGTH]
     link.save(update_fields=["generation", "revoked_at", "label"])
-    record(actor, "link reissued", match=match, after={"link": link.pk, "label": link.label})
+    record(actor, Action.LINK_REISSUED, match=match, after={"link": link.pk, "label": link.label})
     return link, token_for(link)
 
 
@@ -84,7 +87,7 @@ def let_links_write(*, match_id: int, actor: Actor) -> Match:
     match.links_closed_at = None
     match.version += 1  # a page drawn before shows the links closed
     match.save(update_fields=["links_closed_at", "version", "updated_at"])
-    record(actor, "links reopened", match=match)
+    record(actor, Action.LINKS_REOPENED, match=match)
     return match
 
 
@@ -96,7 +99,7 @@ def add_co_organiser(*, match_id: int, username: str, actor: Actor) -> Match:
         raise ServiceError(_("There is no organiser account called %(name)s.") % {"name": wanted[:40]})
     match = Match.objects.select_for_update().get(pk=match_id)
     match.co_organisers.add(user)
-    record(actor, "co-organiser added", match=match, after={"user": user.get_username()})
+    record(actor, Action.CO_ORGANISER_ADDED, match=match, after={"user": user.get_username()})
     return match
 
 

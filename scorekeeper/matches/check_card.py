@@ -60,7 +60,7 @@ def pass_card(sheet: ScoreSheet, viewer: Viewer, entered: set[str], later: int |
     """The card to pass across on the phone that entered a hand: its oldest
     hand still waiting for the other side (``later``: a hand the table put
     off for now)."""
-    if not viewer.can_score or not entered or not may_be_checked(sheet):
+    if not viewer.can_check or not entered or not may_be_checked(sheet):
         return None
     for row in sheet.rows:
         if row.confirmation == PENDING and row.number != later and sheet.entry_keys.get(row.number) in entered:

@@ -9,8 +9,13 @@ has East verify what North entered.
   change is named in the history of changes. So is every change made
   after the match was over.
 - ``Match.unconfirmed_hands`` counts the pending and disputed hands; a
-  tournament match counts in the standings when it is over and that count
-  is 0, or when an organiser accepted it as it is (``Match.accepted_at``).
+  match counts (in a tournament's standings) when it is over and that
+  count is 0, or when an organiser accepted it as it is
+  (``Match.accepted_at``) or ended its table. Until then a match over
+  keeps its links open for the checks left (and the correction of a hand
+  marked as wrong) only; once it counts they close (``settle``).
+- Who may check is decided from the hand itself (``Hand.entered_by_*``,
+  ``Hand.entry_key``; access/confirming.py), never from the audit log.
 
 These helpers run inside the caller's locked transaction
 (``services``); they write nothing of their own except the audit event of
@@ -27,14 +32,12 @@ from ..audit import Actor, record
 from ..errors import ServiceError
 from ..models import AuditEvent, Hand, Match
 
+Action = AuditEvent.Action
 PENDING = Hand.Confirmation.PENDING
 CONFIRMED = Hand.Confirmation.CONFIRMED
 DISPUTED = Hand.Confirmation.DISPUTED
 UNCONFIRMED = (PENDING, DISPUTED)
-CHECK_ACTIONS = ("hand confirmed", "hand disputed")
-WRITES_OF_A_HAND = ("hand recorded", "hand edited", "hand restored")
-CORRECTED_AFTER_END = "corrected after the end"
-CORRECTED_AFTER_CONFIRMATION = "corrected after confirmation"
+CHECK_ACTIONS = (Action.HAND_CONFIRMED, Action.HAND_DISPUTED)
 
 
 def counts_as_final(match: Match) -> bool:
@@ -43,6 +46,16 @@ def counts_as_final(match: Match) -> bool:
     if match.status != Match.Status.FINISHED:
         return False
     return match.unconfirmed_hands == 0 or match.accepted_at is not None
+
+
+def settle(match: Match) -> list[str]:
+    """A match over that now counts closes its links for good; the fields to
+    save (none if nothing changed). Until it counts, a match over keeps them
+    open for the other side's checks (``permissions.only_checks_left``)."""
+    if match.links_closed_at is None and counts_as_final(match):
+        match.links_closed_at = timezone.now()
+        return ["links_closed_at"]
+    return []
 
 
 def by_organiser(actor: Actor) -> bool:
@@ -97,8 +110,9 @@ def locked_message(number: int) -> str:
 
 
 def state_after_edit(correction: Correction) -> dict:
-    """A disputed hand, once corrected, waits for the other side again."""
-    return {"confirmation": PENDING} if correction.state == DISPUTED else {}
+    """A disputed hand, once corrected, waits for the other side again (its
+    earlier answer's key no longer stands for it)."""
+    return {"confirmation": PENDING, "check_key": None} if correction.state == DISPUTED else {}
 
 
 def mark_correction(match: Match, correction: Correction, *, removed: bool = False) -> list[str]:
@@ -117,24 +131,7 @@ def mark_correction(match: Match, correction: Correction, *, removed: bool = Fal
 def record_correction(actor: Actor, match: Match, number: int, correction: Correction) -> None:
     """Name a correction made after the match was over or after the hand
     was confirmed, beside the edit itself, in the history of changes."""
-    if correction.was_over:
-        record(actor, CORRECTED_AFTER_END, match=match, hand_number=number)
+    if correction.was_over and correction.by_organiser:
+        record(actor, Action.CORRECTED_AFTER_END, match=match, hand_number=number)
     elif correction.state == CONFIRMED:
-        record(actor, CORRECTED_AFTER_CONFIRMATION, match=match, hand_number=number)
-
-
-# ------------------------------------------------------------ checks
-
-
-def writer_of(match: Match, number: int) -> AuditEvent | None:
-    """The last write of the hand as it stands: who entered (or corrected) it."""
-    return (
-        AuditEvent.objects.filter(match=match, hand_number=number, action__in=WRITES_OF_A_HAND)
-        .order_by("-at", "-id")
-        .first()
-    )
-
-
-def earlier_check(match: Match, client_key: str) -> AuditEvent | None:
-    """The check already made with this form's one-time key, if any."""
-    return AuditEvent.objects.filter(match=match, action__in=CHECK_ACTIONS, after__key=client_key).first()
+        record(actor, Action.CORRECTED_AFTER_CONFIRMATION, match=match, hand_number=number)

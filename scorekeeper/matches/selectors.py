@@ -31,6 +31,8 @@ class HistoryRow:
     details: dict[str, Any]
     confirmation: str = ""  # the other side's check: "", "pending", "confirmed", "disputed"
     locked: bool = False  # confirmed, or the match accepted as it is: only an organiser changes it
+    entered_by_link_id: int | None = None  # who made the hand as it stands (Hand.entered_by_*)
+    entered_by_user_id: int | None = None
 
     @cached_property
     def seats(self) -> list[dict[str, Any]]:
@@ -73,7 +75,8 @@ class ScoreSheet:
     # data); ``problem`` is it in the reader's language.
     broken_message: str | None = None
     ended_early: bool = False  # a tournament table ended by the organiser
-    entry_keys: dict[int, str] = field(default_factory=dict)  # hand number -> its one-time key
+    # hand number -> the key of the write that made it as it stands (Hand.entry_key)
+    entry_keys: dict[int, str] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -207,12 +210,15 @@ def score_sheet(match_id: int) -> ScoreSheet:
     """The whole sheet of one match in 2 queries. Raises Match.DoesNotExist."""
     match = Match.objects.get(pk=match_id)
     hands = list(
-        Hand.objects.filter(match=match).order_by("number").values_list("number", "entry", "confirmation", "client_key")
+        Hand.objects.filter(match=match)
+        .order_by("number")
+        .values_list("number", "entry", "confirmation", "entry_key", "entered_by_link_id", "entered_by_user_id")
     )
-    sheet = _work_out(match, [(number, entry) for number, entry, _state, _key in hands])
-    for row, (_number, _entry, state, key) in zip(sheet.rows, hands, strict=True):
+    sheet = _work_out(match, [(number, entry) for number, entry, *_rest in hands])
+    for row, (_number, _entry, state, key, link_id, user_id) in zip(sheet.rows, hands, strict=True):
         row.confirmation = state
         row.locked = state == Hand.Confirmation.CONFIRMED or match.accepted_at is not None
+        row.entered_by_link_id, row.entered_by_user_id = link_id, user_id
         sheet.entry_keys[row.number] = key
     return sheet
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import wraps
 from typing import NamedTuple
 
 from django.db import transaction
@@ -36,13 +37,15 @@ from ..i18n import shown, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
+from ..tournaments import rounds
 from . import confirmation
 from .selectors import last_bidding_change
 from .wording import label_words
 
+Action = AuditEvent.Action
 # What _apply_result (and clearing the bids) changes on a match.
-RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding", "links_closed_at"]
-RESTORABLE = ("hand recorded", "hand edited", "hand restored", "hand undone")
+RESULT_FIELDS = ["totals", "winners", "hands_played", "status", "finished_at", "pending_bidding"]
+RESTORABLE = (Action.HAND_RECORDED, Action.HAND_EDITED, Action.HAND_RESTORED, Action.HAND_UNDONE)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,28 @@ class HandSaved:
     match: Match
     hand: Hand
     created: bool  # False: this submission was already saved before
+
+
+@dataclass(frozen=True)
+class HandEdited:
+    match: Match
+    entry_key: str | None  # the corrected hand's new key (the phone that made it holds it); None: nothing changed
+
+
+def completes_rounds(write):
+    """After a write of a match, in its own transaction: if the match counts
+    now, its round (and tournament) completes by itself when every table of
+    it counts (``tournaments.rounds``), in the same call, not on a page view."""
+
+    @wraps(write)
+    def wrapper(*args, actor: Actor = SYSTEM, **kwargs):
+        result = write(*args, actor=actor, **kwargs)
+        match = result if isinstance(result, Match) else result.match
+        if confirmation.counts_as_final(match):
+            rounds.complete_round_of(match.pk, actor)
+        return result
+
+    return wrapper
 
 
 # --------------------------------------------------------------- new matches
@@ -90,7 +115,7 @@ def start_match(
         started = {"players": [p.name for p in players], "options": options}
         if confirm_hands:
             started["confirm_hands"] = True
-        record(actor, "match started", match=match, after=started)
+        record(actor, Action.MATCH_STARTED, match=match, after=started)
     return match
 
 
@@ -159,7 +184,7 @@ def save_bidding(
     before = match.pending_bidding
     match.pending_bidding = bidding
     _save(match, ["pending_bidding"])
-    record(actor, "bids saved", match=match, hand_number=number, before=before, after=bidding)
+    record(actor, Action.BIDS_SAVED, match=match, hand_number=number, before=before, after=bidding)
     return match
 
 
@@ -175,10 +200,11 @@ def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, 
     before = match.pending_bidding
     match.pending_bidding = None
     _save(match, ["pending_bidding"])
-    record(actor, "bids cleared", match=match, hand_number=number, before=before)
+    record(actor, Action.BIDS_CLEARED, match=match, hand_number=number, before=before)
     return match
 
 
+@completes_rounds
 @transaction.atomic
 def record_hand(
     *,
@@ -202,45 +228,71 @@ def record_hand(
     _require_bidding_in_force(match, bidding_in_force)
     result = _score(match.engine_input([*entries, entry]))
     hand = Hand.objects.create(
-        match=match, number=number, entry=entry, client_key=client_key, confirmation=confirmation.first_state(match)
+        match=match,
+        number=number,
+        entry=entry,
+        client_key=client_key,
+        confirmation=confirmation.first_state(match),
+        entry_key=client_key,
+        **_entered_by(actor),
     )
     match.pending_bidding = None
+    counted = confirmation.count_new_hand(match)
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *confirmation.count_new_hand(match)])
-    record(actor, "hand recorded", match=match, hand_number=number, after=entry)
+    _save(match, [*RESULT_FIELDS, *counted, *_settle(match, actor)])
+    record(actor, Action.HAND_RECORDED, match=match, hand_number=number, after=entry)
     return HandSaved(match, hand, created=True)
 
 
 # ------------------------------------------------------------- corrections
 
 
+@completes_rounds
 @transaction.atomic
 def edit_hand(
-    *, match_id: int, number: int, entry: dict, version: int, actor: Actor = SYSTEM, action: str = "hand edited"
-) -> Match:
+    *,
+    match_id: int,
+    number: int,
+    entry: dict,
+    version: int,
+    actor: Actor = SYSTEM,
+    action: str = Action.HAND_EDITED,
+) -> HandEdited:
     """Replace a past hand and re-score every hand after it. Refused if the
     match changed since the editor loaded it (``version``), or if a later
-    hand becomes illegal (the engine's message names it)."""
+    hand becomes illegal (the engine's message names it). The same entry
+    again changes nothing (and makes nobody the one who entered the hand),
+    except for a hand marked as wrong: saved as it is, it waits for the
+    other side's check again."""
     match, entries, _keys = _lock(match_id)
-    _require_link_may_write(match, actor)
+    _require_link_may_write(match, actor, after_the_end=True)
     _require_not_abandoned(match)
     _require_version(match, version)
     if not 1 <= number <= len(entries):
         raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
     lock = confirmation.guard_correction(match, number, actor)
+    if actor.link is not None and match.status == Match.Status.FINISHED and lock.state != confirmation.DISPUTED:
+        raise ServiceError(only_checks_message(), code="locked")
     before = entries[number - 1]
+    if entry == before and lock.state != confirmation.DISPUTED:
+        return HandEdited(match, None)
     changed = [*entries[: number - 1], entry, *entries[number:]]
     result = _score(match.engine_input(changed))
+    entry_key = uuid.uuid4().hex
     Hand.objects.filter(match=match, number=number).update(
-        entry=entry, updated_at=timezone.now(), **confirmation.state_after_edit(lock)
+        entry=entry,
+        updated_at=timezone.now(),
+        entry_key=entry_key,
+        **_entered_by(actor),
+        **confirmation.state_after_edit(lock),
     )
     if result["finished"]:
         match.pending_bidding = None
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock)])
+    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock), *_settle(match, actor)])
     record(actor, action, match=match, hand_number=number, before=before, after=entry)
     confirmation.record_correction(actor, match, number, lock)
-    return match
+    return HandEdited(match, entry_key)
 
 
 def restore_hand(*, match_id: int, event_id: int, which: str, version: int, actor: Actor) -> int:
@@ -253,15 +305,21 @@ def restore_hand(*, match_id: int, event_id: int, which: str, version: int, acto
     if event.action not in RESTORABLE or event.hand_number is None or not isinstance(entry, dict):
         raise ServiceError(_("That change has no hand to restore."))
     played = Match.objects.filter(pk=match_id).values_list("hands_played", flat=True).first() or 0
-    if event.action == "hand undone" and event.hand_number > played:  # not on the sheet now: put it back
+    if event.action == Action.HAND_UNDONE and event.hand_number > played:  # not on the sheet now: put it back
         put_back_hand(match_id=match_id, number=event.hand_number, entry=entry, version=version, actor=actor)
         return event.hand_number
     edit_hand(
-        match_id=match_id, number=event.hand_number, entry=entry, version=version, actor=actor, action="hand restored"
+        match_id=match_id,
+        number=event.hand_number,
+        entry=entry,
+        version=version,
+        actor=actor,
+        action=Action.HAND_RESTORED,
     )
     return event.hand_number
 
 
+@completes_rounds
 @transaction.atomic
 def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, actor: Actor = SYSTEM) -> Match:
     """Put an undone hand back as the last one. Refused if the match changed
@@ -282,14 +340,15 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
     _require_open(match)
     result = _score(match.engine_input([*entries, entry]))
     key = f"restored-{uuid.uuid4().hex}"
-    Hand.objects.create(match=match, number=number, entry=entry, client_key=key)
+    Hand.objects.create(match=match, number=number, entry=entry, client_key=key, entry_key=key, **_entered_by(actor))
     match.pending_bidding = None
     _apply_result(match, result)
-    _save(match, RESULT_FIELDS)
-    record(actor, "hand restored", match=match, hand_number=number, after=entry)
+    _save(match, [*RESULT_FIELDS, *_settle(match, actor)])
+    record(actor, Action.HAND_RESTORED, match=match, hand_number=number, after=entry)
     return match
 
 
+@completes_rounds
 @transaction.atomic
 def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Match:
     match, entries, _keys = _lock(match_id)
@@ -303,8 +362,8 @@ def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Mat
     Hand.objects.filter(match=match, number=len(entries)).delete()
     match.pending_bidding = None  # bids made for the hand after the undone one
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True)])
-    record(actor, "hand undone", match=match, hand_number=len(entries), before=entries[-1])
+    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)])
+    record(actor, Action.HAND_UNDONE, match=match, hand_number=len(entries), before=entries[-1])
     confirmation.record_correction(actor, match, len(entries), lock)
     return match
 
@@ -320,6 +379,7 @@ class HandChecked:
     created: bool  # False: this form was already answered before
 
 
+@completes_rounds
 @transaction.atomic
 def check_hand(
     *,
@@ -338,22 +398,21 @@ def check_hand(
     ``client_key`` returns the first answer; a stale ``version`` or the
     screen that entered the hand (from another phone) is refused."""
     match = Match.objects.select_for_update().get(pk=match_id)
-    earlier = confirmation.earlier_check(match, client_key)
+    earlier = Hand.objects.filter(match=match, check_key=client_key).only("number", "confirmation").first()
     if earlier is not None:
-        verdict = "confirmed" if earlier.action == "hand confirmed" else "disputed"
-        return HandChecked(match, earlier.hand_number, verdict, created=False)
+        return HandChecked(match, earlier.number, earlier.confirmation, created=False)
+    _require_link_may_write(match, actor, after_the_end=True)
     _require_not_abandoned(match)
     _require_version(match, version)
-    hand = Hand.objects.filter(match=match, number=number).only("confirmation", "client_key").first()
+    hand = Hand.objects.filter(match=match, number=number).first()
     if hand is None:
         raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
     n = {"n": number}
-    if not match.confirm_hands or hand.confirmation == confirmation.CONFIRMED:
+    if not match.confirm_hands or hand.confirmation == confirmation.CONFIRMED or match.accepted_at is not None:
         raise ServiceError(_("Hand %(n)d needs no check: nothing was changed.") % n, code="conflict")
     if not correct and hand.confirmation == confirmation.DISPUTED:
         raise ServiceError(_("Hand %(n)d is already marked as wrong: correct it first.") % n, code="conflict")
-    writer = confirmation.writer_of(match, number)
-    if not may_check(actor, writer, same_phone=hand.client_key in entered_here):
+    if not may_check(actor, hand, same_phone=hand.entry_key in entered_here):
         raise ServiceError(
             _(
                 "This screen entered hand %(n)d, so it cannot also confirm it. "
@@ -364,17 +423,18 @@ def check_hand(
         )
     before = hand.confirmation
     state = confirmation.CONFIRMED if correct else confirmation.DISPUTED
-    Hand.objects.filter(pk=hand.pk).update(confirmation=state, updated_at=timezone.now())
+    Hand.objects.filter(pk=hand.pk).update(confirmation=state, check_key=client_key, updated_at=timezone.now())
     fields = []
     if correct:
         match.unconfirmed_hands -= 1
         fields.append("unconfirmed_hands")
-    _save(match, fields)
-    action = "hand confirmed" if correct else "hand disputed"
+    _save(match, [*fields, *_settle(match, actor)])
+    action = Action.HAND_CONFIRMED if correct else Action.HAND_DISPUTED
     record(actor, action, match=match, hand_number=number, before={"state": before}, after={"key": client_key})
     return HandChecked(match, number, state, created=True)
 
 
+@completes_rounds
 @transaction.atomic
 def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
     """An organiser accepts a finished match as it is, hands not yet
@@ -390,8 +450,8 @@ def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
     if match.unconfirmed_hands == 0:
         raise ServiceError(_("Every hand of this match is confirmed: there is nothing to accept."), code="conflict")
     match.accepted_at = timezone.now()
-    _save(match, ["accepted_at"])
-    record(actor, "accepted as it is", match=match, after={"hands not confirmed": match.unconfirmed_hands})
+    _save(match, ["accepted_at", *_settle(match, actor)])
+    record(actor, Action.ACCEPTED, match=match, after={"hands not confirmed": match.unconfirmed_hands})
     return match
 
 
@@ -406,7 +466,7 @@ def abandon_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
     match.status = Match.Status.ABANDONED
     match.links_closed_at = match.links_closed_at or timezone.now()
     _save(match, ["status", "links_closed_at"])
-    record(actor, "match abandoned", match=match)
+    record(actor, Action.MATCH_ABANDONED, match=match)
     return match
 
 
@@ -423,7 +483,7 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM, links_write: bool = Fa
     if links_write:
         match.links_closed_at = None
     _save(match, ["status", "links_closed_at"])
-    record(actor, "match reopened", match=match, after={"links_write": True} if links_write else None)
+    record(actor, Action.MATCH_REOPENED, match=match, after={"links_write": True} if links_write else None)
     return match
 
 
@@ -450,10 +510,34 @@ def _score(engine_input: dict) -> dict:
         raise ServiceError(shown_message(error)) from None
 
 
-def _require_link_may_write(match: Match, actor: Actor) -> None:
-    """A device's link writes nothing once the match has ended."""
-    if actor.link is not None and match.links_closed_at is not None:
+def _entered_by(actor: Actor) -> dict:
+    """Who makes a hand as it stands: a table's link, else an organiser's login."""
+    return {"entered_by_link": actor.link, "entered_by_user": actor.user if actor.link is None else None}
+
+
+def _settle(match: Match, actor: Actor) -> list[str]:
+    """Once a match over counts its links close; the fields to save. Its
+    round may then complete (``completes_rounds``)."""
+    return confirmation.settle(match)
+
+
+def _require_link_may_write(match: Match, actor: Actor, *, after_the_end: bool = False) -> None:
+    """A device's link writes nothing once the match counts or was ended;
+    while a match over waits for the other side's checks, only those (and
+    the correction of a hand marked as wrong: ``after_the_end``)."""
+    if actor.link is None:
+        return
+    if match.links_closed_at is not None:
         raise ServiceError(closed_message(match), code="locked")
+    if match.status == Match.Status.FINISHED and not after_the_end:
+        raise ServiceError(only_checks_message(), code="locked")
+
+
+def only_checks_message() -> str:
+    return _(
+        "This match is over: what is left for the table is the other side's check of its hands "
+        "(and correcting a hand marked as wrong). Nothing was changed."
+    )
 
 
 def _require_open(match: Match) -> None:
@@ -563,7 +647,6 @@ def _apply_result(match: Match, result: dict) -> None:
             match.finished_at = timezone.now()
             copies.after_commit(f"match {match.pk} finished", every_time=False)
         match.status = Match.Status.FINISHED
-        match.links_closed_at = match.links_closed_at or match.finished_at
     elif match.status == Match.Status.FINISHED:
         match.status = Match.Status.IN_PROGRESS  # an edit or undo reopened the game
         match.finished_at = None

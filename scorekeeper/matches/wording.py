@@ -113,15 +113,19 @@ OTHER_ACTIONS = {
 }
 
 
-# A tournament table's scoring link is named when the round is published and
-# stored as English data (whoever published it); shown in the reader's language.
+# A tournament table's scoring links (one per side) are named when the round
+# is published and stored as English data (whoever published it); shown in
+# the reader's language.
 TABLE_LINK = gettext_noop("table %(t)d, round %(r)d")
-_TABLE_LINK = re.compile(r"table (\d+), round (\d+)( · .*)?", re.S)
+TABLE_SIDE_LINK = gettext_noop("table %(t)d, round %(r)d, side %(s)s")
+SIDE_LETTERS = "AB"
+_TABLE_LINK = re.compile(r"table (\d+), round (\d+)(?:, side ([AB]))?( · .*)?", re.S)
 
 
-def table_link_label(tournament_name: str, round_number: int, table_number: int) -> str:
-    """The stored name of a table's scoring link: "table 3, round 2 · Club night"."""
-    return f"{TABLE_LINK % {'t': table_number, 'r': round_number}} · {tournament_name}"[:80]
+def table_link_label(tournament_name: str, round_number: int, table_number: int, side: int) -> str:
+    """The stored name of a table side's scoring link: "table 3, round 2, side A · Club night"."""
+    words = TABLE_SIDE_LINK % {"t": table_number, "r": round_number, "s": SIDE_LETTERS[side]}
+    return f"{words} · {tournament_name}"[:80]
 
 
 def label_words(stored: str) -> str:
@@ -130,7 +134,10 @@ def label_words(stored: str) -> str:
     found = _TABLE_LINK.fullmatch(stored)
     if found is None:
         return stored
-    return _(TABLE_LINK) % {"t": plain_int(found[1]), "r": plain_int(found[2])} + (found[3] or "")
+    t, r = plain_int(found[1]), plain_int(found[2])
+    if found[3]:
+        return _(TABLE_SIDE_LINK) % {"t": t, "r": r, "s": found[3]} + (found[4] or "")
+    return _(TABLE_LINK) % {"t": t, "r": r} + (found[4] or "")
 
 
 def actor_words(stored: str) -> str:

@@ -195,3 +195,27 @@ def seat_chips(field, seats, names, choices, values, errors, fill_last=False, no
         auto = fill_last and i == len(seats) - 1
         groups.append(chips(name, names[seat], choices, values.get(name), errors.get(name), auto, parts, note))
     return mark_safe("\n".join(groups))
+
+
+@register.filter
+def checkable_by(row, viewer) -> bool:
+    """A Check link beside a hand waiting for the other side, only on a
+    screen that may check it: not the link or login that made it as it
+    stands (that phone shows the pass-the-phone card instead)."""
+    return (
+        viewer.can_check
+        and row.confirmation == "pending"
+        and not viewer.entered(row.entered_by_link_id, row.entered_by_user_id)
+    )
+
+
+@register.filter
+def editable_by(row, viewer) -> bool:
+    """An Edit link: organisers always; a table while the match goes on, a
+    confirmed (locked) hand excepted; once the match is over, only a hand
+    the other side marked as wrong."""
+    if viewer.is_organiser:
+        return True
+    if viewer.can_score:
+        return not row.locked
+    return viewer.can_check and row.confirmation == "disputed"

@@ -10,14 +10,22 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..audit import Actor
+from ..audit import Actor, record
 from ..errors import ServiceError
-from ..models import Match, Round, Table, Tournament
+from ..models import AuditEvent, Match, Round, Table, Tournament
 from .desk import clock_stamp
 from .ending import end_table_early
-from .services import _audit, _complete_rounds, _lock
+from .rounds import audit as _audit
+from .rounds import complete_rounds_locked
+from .rounds import lock as _lock
 
 ADD_MINUTES = 5
+Action = AuditEvent.Action
+CLOCK_ACTIONS = {
+    "pause": Action.ROUND_CLOCK_PAUSED,
+    "resume": Action.ROUND_CLOCK_RESUMED,
+    "add": Action.ROUND_CLOCK_ADDED,
+}
 
 
 def _locked_round(round_id: int) -> tuple[Tournament, Round]:
@@ -39,7 +47,7 @@ def change_clock(*, round_id: int, action: str, based_on: str, actor: Actor) -> 
     clock the organiser's page showed (``desk.clock_stamp``): a press made
     on an older page (another organiser pressed meanwhile, or the same
     press twice) changes nothing and says so."""
-    if action not in ("pause", "resume", "add"):
+    if action not in CLOCK_ACTIONS:
         raise ServiceError(_("Unknown action on the round clock."))
     with transaction.atomic():
         tournament, rnd = _locked_round(round_id)
@@ -72,28 +80,51 @@ def change_clock(*, round_id: int, action: str, based_on: str, actor: Actor) -> 
         else:  # from now if the time was already up: 5 minutes more to play
             rnd.ends_at = max(rnd.ends_at, now) + timedelta(minutes=ADD_MINUTES)
         rnd.save(update_fields=["ends_at", "paused_remaining"])
-        _audit(tournament, actor, f"round clock {action}", before=before, after=_clock_state(rnd))
+        _audit(tournament, actor, CLOCK_ACTIONS[action], before=before, after=_clock_state(rnd))
     return rnd
 
 
-def end_round(*, round_id: int, actor: Actor) -> list[int]:
-    """End every table of the round still playing (``end_table_early``: the
-    current totals decide). Returns the numbers of the tables ended; a
-    round with none left to end is refused in plain words."""
+def end_round(*, round_id: int, based_on: str, actor: Actor) -> list[int]:
+    """End the round now, based on the clock the organiser's page showed
+    (``desk.clock_stamp``, as every press): every table still playing ends
+    (``end_table_early``: the current totals decide), a table over but
+    still waiting for the other side's checks counts as it is, and every
+    table's links close. The round then completes, and its clock stops on
+    every screen. Returns the numbers of the tables ended or accepted; a
+    round with none left is refused in plain words."""
     with transaction.atomic():
         tournament, rnd = _locked_round(round_id)
         if rnd.status != Round.Status.PLAYING:
             raise ServiceError(_("This round is over already: nothing to end."), code="state")
-        tables = list(
+        if based_on != clock_stamp(rnd):
+            raise ServiceError(
+                _(
+                    "The clock changed since this page was drawn (pressed twice, or by another organiser): "
+                    "look at it again before ending the round."
+                ),
+                code="conflict",
+            )
+        playing = list(
             Table.objects.filter(round=rnd, match__status=Match.Status.IN_PROGRESS)
             .order_by("number")
             .values_list("pk", "number")
         )
-        if not tables:
+        waiting = Match.objects.filter(
+            table__round=rnd, status=Match.Status.FINISHED, unconfirmed_hands__gt=0, accepted_at__isnull=True
+        )
+        waiting_numbers = list(waiting.values_list("table__number", flat=True))
+        if not playing and not waiting_numbers:
             raise ServiceError(_("Every table of this round is over already: nothing to end."), code="state")
-        for table_id, _number in tables:
+        for table_id, _number in playing:
             end_table_early(table_id=table_id, actor=actor)
-        numbers = [number for _pk, number in tables]
-        _audit(tournament, actor, "round ended", after={"round": rnd.number, "tables": numbers})
-        _complete_rounds(tournament, actor)
+        now = timezone.now()
+        for match in waiting.select_for_update():
+            match.accepted_at = now  # the round's end: the table counts as it stands
+            match.links_closed_at = match.links_closed_at or now
+            match.version += 1
+            match.save(update_fields=["accepted_at", "links_closed_at", "version", "updated_at"])
+            record(actor, Action.ACCEPTED, match=match, after={"hands not confirmed": match.unconfirmed_hands})
+        numbers = sorted([number for _pk, number in playing] + waiting_numbers)
+        _audit(tournament, actor, Action.ROUND_ENDED, after={"round": rnd.number, "tables": numbers})
+        complete_rounds_locked(tournament, actor)
     return numbers

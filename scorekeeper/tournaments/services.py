@@ -10,20 +10,16 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..access.services import issue_link
-from ..audit import SYSTEM, Actor, record
-from ..backups import copies
+from ..audit import Actor
 from ..errors import ServiceError
 from ..i18n import shown_message
-from ..matches import wording
 from ..matches.services import start_match
 from ..models import Entrant, Match, Player, Round, Table, Tournament, name_key
 from ..pairing import pair_swiss_round, planned_round, round_robin_rounds, swiss_players
@@ -38,37 +34,16 @@ from .formats import (
     format_mismatch_message,
     formats_for,
 )
+from .links import issue_table_links
+from .rounds import TABLE_NOT_DONE, complete_rounds_locked
+from .rounds import audit as _audit
+from .rounds import lock as _lock
 from .selectors import load_tournament, rating_seeds, two_player_inputs
-from .standings_cache import look_again
-
-# A table still to wait for: being played, or over with hands the other
-# side has not confirmed (and no organiser accepted it as it is).
-TABLE_NOT_DONE = Q(tables__match__status=Match.Status.IN_PROGRESS) | Q(
-    tables__match__status=Match.Status.FINISHED,
-    tables__match__unconfirmed_hands__gt=0,
-    tables__match__accepted_at__isnull=True,
-)
 
 NAME_MAX = 100
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 24 * 60
 MAX_NAMES_AT_ONCE = 1000
-
-
-# ------------------------------------------------------------------ audit
-
-
-def _audit(tournament: Tournament, actor: Actor, action: str, *, before: Any = None, after: Any = None) -> None:
-    """Every tournament event moves the standings' generation: once it is
-    committed, the next poll looks at once instead of answering from the
-    cache for up to STANDINGS_REFRESH_SECONDS (a round published or over
-    showed the round before for a few seconds)."""
-    record(actor, action, tournament=tournament, before=before, after=after)
-    transaction.on_commit(partial(look_again, tournament.pk))
-
-
-def _lock(tournament_id: int) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament_id)
 
 
 # --------------------------------------------------------------- creation
@@ -205,7 +180,7 @@ def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registra
     result = Registration()
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        _complete_rounds(tournament)
+        complete_rounds_locked(tournament)
         _require_can_register(tournament)
         wanted: dict[str, str] = {}
         for raw in names:
@@ -385,7 +360,7 @@ def propose_round(*, tournament_id: int, actor: Actor) -> Round:
     """Work out the next round and store it for review (no matches yet)."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        _complete_rounds(tournament)
+        complete_rounds_locked(tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise ServiceError(_("The tournament is over: all its rounds have been played."), code="state")
         rounds = list(
@@ -468,10 +443,11 @@ def swap_players(*, round_id: int, player_a: int, player_b: int, actor: Actor) -
     return rnd
 
 
-def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
-    """Start one match per table and issue each table's scoring link.
-    Returns {table_id: token}: the tokens cannot be shown again."""
-    tokens: dict[int, str] = {}
+def publish_round(*, round_id: int, actor: Actor) -> dict[int, list[str]]:
+    """Start one match per table and issue each table's scoring links, one
+    per side. Returns {table_id: [token of side 0, of side 1]} (the cards
+    work them out again whenever they are drawn)."""
+    tokens: dict[int, list[str]] = {}
     with transaction.atomic():
         tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
         tournament = _lock(tournament_id)
@@ -496,10 +472,7 @@ def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
                 confirm_hands=tournament.confirm_hands,
             )
             table = Table.objects.create(round=rnd, number=number, match=match)
-            _link, token = issue_link(
-                match_id=match.pk, label=wording.table_link_label(tournament.name, rnd.number, number), actor=actor
-            )
-            tokens[table.pk] = token
+            tokens[table.pk] = issue_table_links(table, actor)
         Match.objects.filter(table__round=rnd).update(owner=tournament.owner)
         now = timezone.now()
         rnd.status = Round.Status.PLAYING
@@ -520,49 +493,5 @@ def publish_round(*, round_id: int, actor: Actor) -> dict[int, str]:
                 "ends_at": rnd.ends_at.isoformat() if rnd.ends_at else None,
             },
         )
-        _complete_rounds(tournament)  # a round of byes only is over at once
+        complete_rounds_locked(tournament)  # a round of byes only is over at once
     return tokens
-
-
-def _complete_rounds(tournament: Tournament, actor: Actor = SYSTEM) -> list[Round]:
-    """Mark the playing rounds whose matches are all over as complete, and
-    the tournament as finished after its last planned round. Call inside a
-    transaction that holds the tournament's lock."""
-    done = list(
-        Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
-        .annotate(tables_open=Count("tables", filter=TABLE_NOT_DONE))
-        .filter(tables_open=0)
-    )
-    now = timezone.now()
-    for rnd in done:
-        rnd.status = Round.Status.COMPLETE
-        rnd.completed_at = now
-        rnd.save(update_fields=["status", "completed_at"])
-        # Each table's links closed when its match ended; a complete round
-        # closes any still open, for good.
-        Match.objects.filter(table__round=rnd, links_closed_at__isnull=True).update(links_closed_at=now)
-        _audit(tournament, actor, "round completed", after={"round": rnd.number})
-        copies.after_commit(f"tournament {tournament.pk} round {rnd.number}")
-    if tournament.status != Tournament.Status.FINISHED and tournament.planned_rounds:
-        complete = Round.objects.filter(tournament=tournament, status=Round.Status.COMPLETE).count()
-        if complete >= tournament.planned_rounds:
-            tournament.status = Tournament.Status.FINISHED
-            tournament.save(update_fields=["status"])
-            Match.objects.filter(table__round__tournament=tournament, links_closed_at__isnull=True).update(
-                links_closed_at=now
-            )
-            _audit(tournament, actor, "tournament finished")
-    return done
-
-
-def complete_rounds(*, tournament_id: int, actor: Actor = SYSTEM) -> list[Round]:
-    """Store what the matches say: rounds whose tables are all over are
-    complete. Writes only when something changed."""
-    tournament = Tournament.objects.get(pk=tournament_id)
-    if tournament.status == Tournament.Status.FINISHED:
-        return []
-    open_rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING)
-    if not open_rounds.annotate(tables_open=Count("tables", filter=TABLE_NOT_DONE)).filter(tables_open=0).exists():
-        return []
-    with transaction.atomic():
-        return _complete_rounds(_lock(tournament_id), actor)

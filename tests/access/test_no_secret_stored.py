@@ -39,9 +39,13 @@ def _links_on(page: str) -> list[str]:
     return [t for t in LINK.findall(page) if t != "*"]
 
 
-def _cards(client: Client, t, round_number: int) -> dict[str, str]:
+def _cards(client: Client, t, round_number: int) -> dict[str, tuple[str, ...]]:
+    """{table number: (the token of side A, of side B)} as the cards show them."""
     page = text_of(client.get(f"/tournaments/{t.pk}/cards/?round={round_number}"))
-    return dict(re.findall(r'id="table-(\d+)".*?/l/([^/"]+)/', page, re.S))
+    cards = {}
+    for number, card in re.findall(r'id="table-(\d+)"(.*?)</article>', page, re.S):
+        cards[number] = tuple(dict.fromkeys(re.findall(r'/l/([^/"<\s]+)/', card)))
+    return cards
 
 
 def stored_text() -> list[str]:
@@ -107,12 +111,12 @@ def test_no_working_token_is_stored_and_the_cards_show_the_same_links_again(orga
     rnd = Round.objects.get(tournament=t)
     org.post(f"{url}rounds/{rnd.pk}/publish/")
     first = _cards(org, t, 1)
-    assert len(first) == 3
+    assert len(first) == 3 and all(len(set(sides)) == 2 for sides in first.values())
     table_1, table_2, table_3 = tables_of(rnd)
     devices = {}
-    for number, token in first.items():
+    for number, (side_a, _side_b) in first.items():
         devices[number] = Client(raise_request_exception=False)
-        assert devices[number].post(f"/l/{token}/").status_code == 302
+        assert devices[number].post(f"/l/{side_a}/").status_code == 302
     org.post(f"{url}tables/{table_1.pk}/link/", {"action": "reissue"})
     org.post(f"{url}tables/{table_2.pk}/link/", {"action": "revoke"})
     org.post(f"{url}tables/{table_2.pk}/link/", {"action": "reissue"})
@@ -131,7 +135,7 @@ def test_no_working_token_is_stored_and_the_cards_show_the_same_links_again(orga
     versions = list(AccessLink.objects.order_by("pk").values_list("pk", "generation", "revoked_at"))
 
     # Revoked and reissued links are refused; so are the devices that held them.
-    for old in (spare, first["1"], first["2"]):
+    for old in (spare, *first["1"], *first["2"]):
         response = Client().get(f"/l/{old}/")
         assert response.status_code == 404 and "This link does not work" in text_of(response)
     for number, table in (("1", table_1), ("2", table_2)):
@@ -140,13 +144,13 @@ def test_no_working_token_is_stored_and_the_cards_show_the_same_links_again(orga
     kept = devices["3"].post(f"/matches/{table_3.match_id}/hands/", spades_form(table_3.match, [3, 3], [6, 7]))
     assert kept.status_code == 302
     # The current links work.
-    for token in [phone, *second.values()]:
+    for token in [phone, *(token for sides in second.values() for token in sides)]:
         assert Client().get(f"/l/{token}/").status_code == 200
 
     # Nothing stored opens anything.
     texts = stored_text()
     assert Session.objects.count() >= 2 and any("_auth_user_id" in text for text in texts)
-    assert working_tokens() == {phone, *second.values()}
+    assert working_tokens() == {phone, *(token for sides in second.values() for token in sides)}
     assert secrets_found(texts) == []
     # Showing the cards again wrote nothing new about the links.
     assert list(AccessLink.objects.order_by("pk").values_list("pk", "generation", "revoked_at")) == versions
@@ -155,8 +159,8 @@ def test_no_working_token_is_stored_and_the_cards_show_the_same_links_again(orga
     # The check itself finds a token that is stored, in a row or in a session.
     session = Session.objects.first()
     store = session.get_decoded()
-    store["table_tokens"] = {"1": {"9": second["3"]}}
+    store["table_tokens"] = {"1": {"9": second["3"][0]}}
     Session.objects.filter(pk=session.pk).update(session_data=Session.objects.encode(store))
-    assert second["3"] in secrets_found(stored_text())
+    assert second["3"][0] in secrets_found(stored_text())
     AccessLink.objects.filter(pk=find_link(phone).pk).update(label=f"see /l/{phone}/")
     assert phone in secrets_found(stored_text())

@@ -390,8 +390,9 @@ def test_the_services_refuse_a_table_links_change_of_a_confirmed_hand(match, tok
 
 
 def test_the_last_hand_is_checked_after_the_end_from_the_other_phone(organiser):
-    """The hand that ends the match closes the table's links for every
-    change of results, but the other side may still check it."""
+    """The hand that ends the match leaves the table's links open for the
+    other side's check only; once it is confirmed the match counts and
+    they close for everything."""
     match = services.start_match(
         game="spades",
         player_names=["Ann", "Bob"],
@@ -402,8 +403,9 @@ def test_the_last_hand_is_checked_after_the_end_from_the_other_phone(organiser):
     phone = device(issue_link(match_id=match.pk, label="table 1", actor=SYSTEM)[1])
     other = device(issue_link(match_id=match.pk, label="table 1, Bob", actor=SYSTEM)[1])
     save_on(phone, match, {"bids": [10, 2], "tricks": [11, 2]})  # Ann 101: over
-    assert Match.objects.get(pk=match.pk).links_closed_at is not None
+    assert Match.objects.get(pk=match.pk).links_closed_at is None  # open for the check, and only for it
     assert other.post(f"/matches/{match.pk}/undo/", {"version": version(match)}).status_code == 403
     url, answer = card_form(other.get(f"/matches/{match.pk}/hands/1/check/").content.decode())
     assert other.post(url, answer).status_code == 302
     assert state(match) == "confirmed"
+    assert Match.objects.get(pk=match.pk).links_closed_at is not None

@@ -299,6 +299,15 @@ def test_stale_version_on_edit_and_undo_is_a_conflict(make_match, game):
     assert fresh(match).hands_played == 1
 
 
+# Hand 1 of each game, not FIRST's: an edit that changes something.
+OTHER_FIRST = {
+    "spades": {"bids": [7, 4], "tricks": [7, 6]},
+    "drawbridge": SECOND["drawbridge"][0],
+    "sixtysix": SECOND["sixtysix"][0],
+    "ohhell": {"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]},
+}
+
+
 @pytest.mark.parametrize("game", ALL_GAMES)
 def test_every_write_bumps_the_version(make_match, game):
     match = make_match(game)
@@ -308,11 +317,24 @@ def test_every_write_bumps_the_version(make_match, game):
         versions.append(fresh(match).version)
     record(match, FIRST[game][0])
     versions.append(fresh(match).version)
-    services.edit_hand(match_id=match.pk, number=1, entry=FIRST[game][0], version=versions[-1])
+    services.edit_hand(match_id=match.pk, number=1, entry=OTHER_FIRST[game], version=versions[-1])
     versions.append(fresh(match).version)
     services.undo_last_hand(match_id=match.pk, version=versions[-1])
     versions.append(fresh(match).version)
     assert versions == sorted(set(versions)), versions
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_an_edit_to_what_the_hand_already_says_writes_nothing(make_match, game):
+    """Saving the edit page unchanged is not a change: no new version, no
+    line in the history, and nobody becomes the one who entered the hand."""
+    match = make_match(game)
+    record(match, FIRST[game][0])
+    before = snapshot(match)
+    events = AuditEvent.objects.filter(match=match).count()
+    edited = services.edit_hand(match_id=match.pk, number=1, entry=FIRST[game][0], version=fresh(match).version)
+    assert edited.entry_key is None
+    assert snapshot(match) == before and AuditEvent.objects.filter(match=match).count() == events
 
 
 # The shortest way to finish each game, with the winner (from the worked examples).

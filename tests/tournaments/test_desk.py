@@ -76,13 +76,16 @@ def test_the_filters_not_started_slow_and_needs_me(organiser):
     assert desk.counts == {"all": 4, "not_started": 1, "slow": 1, "needs_me": 1}
     assert [d.number for d in selectors.desk(rnd, filter="nonsense").tables] == [1, 2, 3, 4]
 
-    # Over with hands not confirmed: needs the organiser too.
-    ending.end_table_early(table_id=tables[0].pk, actor=Actor.organiser(organiser))
+    # Over by play with hands not yet confirmed: needs the organiser too (or the other side's check).
+    play(tables[0].match, {"bids": [10, 2], "tricks": [11, 2]})
+    assert [d.number for d in selectors.desk(rnd, filter="needs_me").tables] == [1, 4]
+    # Ended by the director: it counts as it stands, nothing left to do.
+    ending.end_table_early(table_id=tables[1].pk, actor=Actor.organiser(organiser))
     assert [d.number for d in selectors.desk(rnd, filter="needs_me").tables] == [1, 4]
     # Time up: every table still playing needs the organiser.
     Round.objects.filter(pk=rnd.pk).update(ends_at=timezone.now() - timedelta(minutes=1))
     rnd.refresh_from_db()
-    assert [d.number for d in selectors.desk(rnd, filter="needs_me").tables] == [1, 2, 3, 4]
+    assert [d.number for d in selectors.desk(rnd, filter="needs_me").tables] == [1, 3, 4]
 
 
 def test_the_round_clock_as_drawn(organiser):

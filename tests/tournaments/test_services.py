@@ -128,11 +128,6 @@ def ranks(t: Tournament) -> dict[str, int]:
     return {name: row.rank for name, row in standings_by_name(t).items()}
 
 
-def finish_pending(t: Tournament) -> None:
-    services.complete_rounds(tournament_id=t.pk)
-    t.refresh_from_db()
-
-
 # ---------------------------------------------------------------- creation
 
 
@@ -259,7 +254,7 @@ def test_an_eight_player_spades_swiss_from_registration_to_final_standings(organ
         assert seat_ids(table) == proposed  # seat order as proposed
         assert table.match.game == "spades" and table.match.options == t.options
         assert table.match.owner == organiser
-        assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 1
+        assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 2  # a side each
 
     # Not while round 1 is being played.
     with pytest.raises(ServiceError) as error:
@@ -382,7 +377,7 @@ def test_an_eight_player_spades_swiss_from_registration_to_final_standings(organ
     # P1 won every game it played (lower registration wins unless ended early).
     assert final["P1"].rank == 1 or key["P1"] < max(key.values())
 
-    finish_pending(t)
+    t.refresh_from_db()
     assert t.status == "finished"
     with pytest.raises(ServiceError) as error:
         services.propose_round(tournament_id=t.pk, actor=me)
@@ -411,7 +406,7 @@ def test_a_swiss_gives_byes_to_distinct_players(organiser):
         for table in tables_of(rnd):
             play_two_player(table, spades_win)
     assert len(byes) == 4 and len(set(byes)) == 4
-    finish_pending(t)
+    t.refresh_from_db()
     assert t.status == "finished"
     with pytest.raises(ServiceError):
         services.propose_round(tournament_id=t.pk, actor=me)
@@ -467,7 +462,7 @@ def test_a_six_player_sixty_six_round_robin_with_a_drop(organiser):
     assert final["R6"].dropped and final["R6"].games_played == 2
     for n in names[:5]:
         assert final[n].games_played + final[n].byes == 5
-    finish_pending(t)
+    t.refresh_from_db()
     assert t.status == "finished"
     with pytest.raises(ServiceError):
         services.propose_round(tournament_id=t.pk, actor=me)
@@ -560,7 +555,7 @@ def test_a_thirteen_player_oh_hell_event_in_seated_rounds(organiser):
         for y in final.values():
             if x.match_points > y.match_points:
                 assert x.rank < y.rank
-    finish_pending(t)
+    t.refresh_from_db()
     assert t.status == "finished"
 
 
@@ -606,7 +601,7 @@ def test_swapping_a_bye_and_refusing_bad_swaps(organiser):
 
 def test_ending_early_refuses_what_is_not_being_played(organiser):
     me = actor_of(organiser)
-    t = new_tournament(organiser, "spades", "swiss", ["A", "B"], rounds=1, options={"target": 100})
+    t = new_tournament(organiser, "spades", "swiss", ["A", "B", "C", "D"], rounds=1, options={"target": 100})
     rnd, _tokens = start_round(t, organiser)
     table = tables_of(rnd)[0]
     play_two_player(table, spades_win)
@@ -634,7 +629,7 @@ def test_an_ended_early_match_cannot_take_more_hands(organiser):
     assert Hand.objects.filter(match_id=table.match_id).count() == 1
     a = name_of(seat_ids(table)[0])
     assert points(t)[a] == 2
-    finish_pending(t)
+    t.refresh_from_db()
     assert t.status == "finished"
 
 
@@ -642,26 +637,30 @@ def test_an_ended_early_match_cannot_take_more_hands(organiser):
 
 
 def test_table_links_are_reissued_and_revoked(organiser):
-    """The cards' links are worked out again on every call (no session, no
-    stored token); reissuing or revoking a table's link changes or drops
-    its token, and only that table's."""
+    """Each table has a link per side. The cards' links are worked out again
+    on every call (no session, no stored token); reissuing or revoking a
+    table's links changes or drops both its tokens, and only that table's."""
     me = actor_of(organiser)
     t = new_tournament(organiser, "spades", "swiss", ["A", "B", "C", "D"], rounds=1)
     rnd, tokens = start_round(t, organiser)
     first, second = tables_of(rnd)
-    assert links.table_tokens(rnd.pk) == tokens and set(tokens) == {first.pk, second.pk}
+    by_side = {pk: dict(enumerate(pair)) for pk, pair in tokens.items()}
+    assert links.table_tokens(rnd.pk) == by_side and set(tokens) == {first.pk, second.pk}
+    assert all(len(set(pair)) == 2 for pair in tokens.values())  # two links of their own
     new = links.reissue_table_link(table_id=first.pk, actor=me)
-    assert new != tokens[first.pk]
-    assert links.table_tokens(rnd.pk) == {first.pk: new, second.pk: tokens[second.pk]}
-    assert find_link(tokens[first.pk]) is None and find_link(new).match_id == first.match_id
-    assert links.revoke_table_links(table_id=second.pk, actor=me) == 1
+    assert not set(new) & set(tokens[first.pk])
+    assert links.table_tokens(rnd.pk) == {first.pk: dict(enumerate(new)), second.pk: by_side[second.pk]}
+    assert all(find_link(token) is None for token in tokens[first.pk])
+    assert [find_link(token).side for token in new] == [0, 1]
+    assert links.revoke_table_links(table_id=second.pk, actor=me) == 2
     assert not AccessLink.objects.filter(match=second.match, revoked_at__isnull=True).exists()
-    assert links.table_tokens(rnd.pk) == {first.pk: new}
+    assert links.table_tokens(rnd.pk) == {first.pk: dict(enumerate(new))}
     all_new = links.reissue_round_links(round_id=rnd.pk, actor=me)
-    assert set(all_new) == {first.pk, second.pk} and links.table_tokens(rnd.pk) == all_new
-    assert not set(all_new.values()) & {new, *tokens.values()}
+    assert set(all_new) == {first.pk, second.pk}
+    assert links.table_tokens(rnd.pk) == {pk: dict(enumerate(pair)) for pk, pair in all_new.items()}
+    assert not {tok for pair in all_new.values() for tok in pair} & {*new, *tokens[first.pk], *tokens[second.pk]}
     for table in (first, second):
-        assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 1
+        assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 2
     # another round's tables are not this round's
     assert links.table_tokens(rnd.pk + 1) == {}
 

@@ -34,6 +34,11 @@ def tokens_on(page: str) -> list[str]:
     return re.findall(r"/l/([0-9]+-[0-9]+-[A-Za-z0-9_-]{43})/", page)
 
 
+def card_tokens(page: str) -> dict[str, list[str]]:
+    """{table number: [side A's token, side B's]} as the table cards show them."""
+    return {number: tokens_on(card) for number, card in re.findall(r'id="table-(\d+)"(.*?)</article>', page, re.S)}
+
+
 # ------------------------------------------------------------------ create
 
 
@@ -128,13 +133,13 @@ def test_the_organisers_flow_and_table_links(organiser, django_user_model):
     assert response.status_code == 302 and response["Location"] == f"{url}cards/?round=1"
     first, second = tables_of(rnd)
     cards = text_of(org.get(response["Location"]))
-    assert cards.count("<svg") == 2 and "Table 1" in cards and "Table 2" in cards
+    assert cards.count("<svg") == 4 and "Table 1" in cards and "Table 2" in cards  # a code per side
     tokens = tokens_on(cards)
-    assert len(set(tokens)) == 2
+    assert len(set(tokens)) == 4
     assert "Issue new links for all tables" in cards and "show and print these cards again at any time" in cards
-    # Which token belongs to which table: the card's id says.
-    by_table = dict(re.findall(r'id="table-(\d+)".*?/l/([0-9]+-[0-9]+-[A-Za-z0-9_-]{43})/', cards, re.S))
-    token_1, token_2 = by_table["1"], by_table["2"]
+    # Which tokens belong to which table: the card's id says (a token per side).
+    by_table = card_tokens(cards)
+    (token_1, token_1b), (token_2, token_2b) = by_table["1"], by_table["2"]
 
     # A table device: the real confirm (GET) then exchange (POST), then the
     # entry form of the match's page, as a browser without JavaScript posts it.
@@ -173,15 +178,16 @@ def test_the_organisers_flow_and_table_links(organiser, django_user_model):
     assert Match.objects.get(pk=first.match_id).version == version
     assert device.get(f"/l/{token_1}/").status_code == 404
 
+    assert device.get(f"/l/{token_1b}/").status_code == 404  # the other side's link too
     cards = text_of(org.get(f"{url}cards/?round=1"))
-    assert tokens_on(cards) == [token_2] and "1 table's link was revoked" in cards
+    assert tokens_on(cards) == [token_2, token_2b] and "1 table's links were revoked" in cards
 
     # Re-issuing table 1's link shows it on the cards.
     response = org.post(f"{url}tables/{first.pk}/link/", {"action": "reissue"})
     assert response["Location"] == f"{url}cards/?round=1#table-1"
     cards = text_of(org.get(f"{url}cards/?round=1"))
-    new_1 = dict(re.findall(r'id="table-(\d+)".*?/l/([0-9]+-[0-9]+-[A-Za-z0-9_-]{43})/', cards, re.S))["1"]
-    assert new_1 != token_1 and token_2 in cards
+    new_1 = card_tokens(cards)["1"]
+    assert not set(new_1) & {token_1, token_1b} and token_2 in cards
     assert device.get(f"/l/{token_1}/").status_code == 404  # the old token stays dead
 
     # A co-organiser on another device sees the same working links: nothing to reissue.
@@ -189,15 +195,15 @@ def test_the_organisers_flow_and_table_links(organiser, django_user_model):
     t.co_organisers.add(co)
     co_client = client_for(co)
     cards = text_of(co_client.get(f"{url}cards/"))
-    assert tokens_on(cards) == [new_1, token_2] and cards.count("<svg") == 2 and "revoked" not in cards
+    assert tokens_on(cards) == [*new_1, token_2, token_2b] and cards.count("<svg") == 4 and "revoked" not in cards
     # Issuing new links for all tables: the old ones stop working, on every device's cards.
     co_client.post(f"{url}rounds/{rnd.pk}/links/")
     cards = text_of(co_client.get(f"{url}cards/"))
-    assert len(set(tokens_on(cards))) == 2 and cards.count("<svg") == 2
-    assert not set(tokens_on(cards)) & {new_1, token_2}
+    assert len(set(tokens_on(cards))) == 4 and cards.count("<svg") == 4
+    assert not set(tokens_on(cards)) & {*new_1, token_2, token_2b}
     assert device.get(f"/l/{token_2}/").status_code == 404  # the old links stopped working
-    for table in (first, second):  # one working link per table: the new one
-        assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 1
+    for table in (first, second):  # one working link per side of each table: the new ones
+        assert AccessLink.objects.filter(match=table.match, revoked_at__isnull=True).count() == 2
     # The first organiser's cards show the new links too.
     assert tokens_on(text_of(org.get(f"{url}cards/"))) == tokens_on(cards)
 

@@ -12,14 +12,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ...access.confirming import entered_keys, may_check
+from ...access.confirming import entered_keys
 from ...access.decorators import organiser_required, refuse, scorer_required
+from ...access.permissions import Viewer
 from ...audit import Actor
 from ...errors import ServiceError
 from ...models import Match
 from .. import services
 from ..check_card import card_for, may_be_checked
-from ..confirmation import UNCONFIRMED, writer_of
+from ..confirmation import UNCONFIRMED
 from ..forms import BadBasis, read_basis
 from ..render import CONFLICT, answer, bad_basis, saved
 from ..selectors import score_sheet
@@ -28,7 +29,7 @@ VERDICTS = {"correct": True, "wrong": False}
 
 
 @require_http_methods(["GET", "POST"])
-@scorer_required(after_the_end=True)  # the last hand's check comes after the end
+@scorer_required  # the last hand's check comes after the end: its links stay open for it until the match counts
 def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> HttpResponse:
     """GET: hand ``number`` to check, from another screen. POST: the
     answer, "correct" or "wrong", from here or from the card on the phone
@@ -40,11 +41,12 @@ def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) ->
         raise Http404("No such hand to check")
     row = sheet.rows[number - 1]
     same_phone = sheet.entry_keys.get(number) in entered_keys(request)
+    viewer = Viewer.of(actor, sheet.match)
     context = {
         "sheet": sheet,
         "card": card_for(sheet, number, same_phone=same_phone) if row.confirmation in UNCONFIRMED else None,
         "row": row,
-        "own_entry": not may_check(actor, writer_of(match, number), same_phone=same_phone),
+        "own_entry": not same_phone and viewer.entered(row.entered_by_link_id, row.entered_by_user_id),
     }
     return render(request, "matches/check_hand.html", context)
 
@@ -70,7 +72,7 @@ def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> Ht
     except ServiceError as error:
         if error.code == "not_found":
             raise Http404(error.message) from None
-        if error.code == "forbidden":
+        if error.code in ("forbidden", "locked"):
             if request.htmx:  # shown in words by app.js, the card stays
                 return HttpResponseForbidden(error.message, content_type="text/plain; charset=utf-8")
             return refuse(request, error.message)

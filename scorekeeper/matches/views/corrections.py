@@ -12,13 +12,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ...access.confirming import remember_entry
 from ...access.decorators import organiser_required, refuse, scorer_required
+from ...access.permissions import Viewer
 from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import shown_message, shown_preview
 from ...models import Match
 from ...scoring import InvalidHand, entry_hints, preview_hand
 from .. import services
-from ..confirmation import CHECK_ACTIONS, by_organiser, locked_message
+from ..confirmation import CHECK_ACTIONS, DISPUTED, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
 from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to
 from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
@@ -33,6 +34,9 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
         raise Http404("No such hand")
     if sheet.rows[number - 1].locked and not by_organiser(actor):
         return refuse(request, locked_message(number))
+    viewer = Viewer.of(actor, match)
+    if not viewer.can_score and sheet.rows[number - 1].confirmation != DISPUTED:  # the match is over: checks only
+        return refuse(request, services.only_checks_message())
     if request.method == "GET":
         return _edit_page(request, sheet, number, entry_values(sheet.rows[number - 1].entry))
     try:
@@ -43,7 +47,9 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     if not parsed.ok:
         return _edit_page(request, sheet, number, request.POST, errors=parsed.errors, status=UNPROCESSABLE)
     try:
-        services.edit_hand(match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor)
+        edited = services.edit_hand(
+            match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor
+        )
     except ServiceError as error:
         if error.code == "locked":  # the match ended since this device drew the page
             return refuse(request, error.message)
@@ -56,14 +62,14 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
             return refuse(request, error.message)
         status = CONFLICT if error.code == "closed" else UNPROCESSABLE
         return _edit_page(request, sheet, number, request.POST, error=error.message, status=status)
-    messages.success(
-        request,
-        _("%(h)s %(n)d changed; the scores after it were worked out again.")
-        % {"h": sheet.spec.hand_noun.capitalize(), "n": number},
-    )
+    words = {"h": sheet.spec.hand_noun.capitalize(), "n": number}
+    if edited.entry_key is None:
+        messages.info(request, _("%(h)s %(n)d is as it was: nothing was changed.") % words)
+        return go_to(request, match.get_absolute_url())
+    messages.success(request, _("%(h)s %(n)d changed; the scores after it were worked out again.") % words)
     response = go_to(request, match.get_absolute_url())
     if sheet.match.confirm_hands:  # this phone shows the corrected hand's card, to pass across
-        remember_entry(request, response, sheet.entry_keys.get(number))
+        remember_entry(request, response, edited.entry_key)
     return response
 
 
@@ -126,6 +132,8 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
         return refuse(request, locked_message(len(sheet.rows)))
+    if not Viewer.of(actor, match).can_score:  # the match is over: checks only
+        return refuse(request, services.only_checks_message())
     if request.method == "GET":
         return render(request, "matches/undo_hand.html", {"sheet": sheet, "row": sheet.rows[-1]})
     try:

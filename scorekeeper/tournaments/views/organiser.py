@@ -26,6 +26,7 @@ from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import shown_spec, shown_specs
 from ...matches.forms import parse_options
+from ...matches.wording import SIDE_LETTERS
 from ...models import Entrant, Round, Table, Tournament
 from ...numbers import plain_int, typed
 from ...scoring import GAMES, get_game
@@ -139,8 +140,6 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 @require_GET
 @tournament_organiser_required
 def dashboard(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
-    services.complete_rounds(tournament_id=tournament.pk, actor=actor)
-    tournament.refresh_from_db()
     return _render_dashboard(request, tournament)
 
 
@@ -302,10 +301,17 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
         tokens = links.table_tokens(rnd.pk)  # worked out from SECRET_KEY: kept nowhere
         request.session.pop("table_tokens", None)  # kept there before 0005: working no more, dropped
         for table in view.tables:
-            token = tokens.get(table.id)
-            url = request.build_absolute_uri(reverse("open_link", args=[token])) if token else None
-            missing += token is None
-            cards.append({"table": table, "url": url, "qr": qr_svg(url) if url else None})
+            sides = []
+            for side in links.SIDES:
+                token = tokens.get(table.id, {}).get(side)
+                url = request.build_absolute_uri(reverse("open_link", args=[token])) if token else None
+                # Whose phone scans it: at a table of two, each player's; else any two phones, A and B.
+                who = table.seats[side].name if len(table.seats) == 2 else None
+                sides.append(
+                    {"letter": SIDE_LETTERS[side], "who": who, "url": url, "qr": qr_svg(url, scale=3) if url else None}
+                )
+            missing += any(s["url"] is None for s in sides)
+            cards.append({"table": table, "sides": sides})
     context = {
         "tournament": tournament,
         "round": rnd,
@@ -351,7 +357,7 @@ def table_link(request: HttpRequest, tournament: Tournament, table_id: int, acto
     if action != "reissue":
         return _render_dashboard(request, tournament, error=_("Unknown action."), status=UNPROCESSABLE)
     links.reissue_table_link(table_id=table.pk, actor=actor)
-    messages.success(request, _("Table %(t)d has a new link; the old one no longer works.") % {"t": table.number})
+    messages.success(request, _("Table %(t)d has new links; the old ones no longer work.") % {"t": table.number})
     return redirect(
         f"{reverse('tournament_cards', args=[tournament.pk])}?round={table.round.number}#table-{table.number}"
     )
@@ -440,6 +446,10 @@ def _render_desk(request, tournament: Tournament, rnd: Round, *, error: str | No
         "poll_headers": json.dumps({"If-None-Match": etag}),
         "poll_seconds": DESK_POLL_SECONDS,
         "error": error,
+        # Once the round is over the desk offers what comes next (the clock and its buttons are gone).
+        "step": selectors.next_step(selectors.load_tournament(tournament))
+        if rnd.status != Round.Status.PLAYING
+        else None,
     }
     template = "tournaments/desk.html#live" if request.htmx and error is None else "tournaments/desk.html"
     response = render(request, template, context, status=status)
@@ -457,7 +467,7 @@ def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, acto
     action = request.POST.get("action")
     try:
         if action == "end":
-            numbers = clock.end_round(round_id=rnd.pk, actor=actor)
+            numbers = clock.end_round(round_id=rnd.pk, based_on=request.POST.get("clock", ""), actor=actor)
         else:
             clock.change_clock(
                 round_id=rnd.pk, action=action or "", based_on=request.POST.get("clock", ""), actor=actor
@@ -469,7 +479,7 @@ def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, acto
     if action == "end":
         messages.success(
             request,
-            _("Round %(r)d ended: tables %(t)s ended, their current totals decide.")
+            _("Round %(r)d ended: tables %(t)s ended, their current totals decide, and the round is over.")
             % {"r": rnd.number, "t": ", ".join(str(n) for n in numbers)},
         )
     else:
