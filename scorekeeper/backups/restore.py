@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..audit import SYSTEM, Actor, record
-from ..models import Entrant, Hand, Match, Player, Round, Seat, Table, Tournament
+from ..models import AuditEvent, Entrant, Hand, Match, Player, Round, Seat, Table, Tournament
 from ..players.services import get_or_create_player
 from .reading import TOURNAMENT_NAME_MAX, Backup, FileMatch, FileTournament, read
 
@@ -166,7 +166,12 @@ class _Writer:
             Hand(match=match, number=i + 1, entry=h, confirmation=c)
             for i, (h, c) in enumerate(zip(m.hands, m.confirmations, strict=True))
         )
-        record(self.actor, "match imported", match=match, after={"from backup match": m.ref, "copy": self.as_copy})
+        record(
+            self.actor,
+            AuditEvent.Action.MATCH_IMPORTED,
+            match=match,
+            after={"from backup match": m.ref, "copy": self.as_copy},
+        )
         self.matches[m.ref] = match
         return match
 
@@ -217,7 +222,12 @@ class _Writer:
                 )
                 for table in r.tables
             )
-        record(self.actor, "tournament imported", tournament=tournament, after={"name": name, "copy": self.as_copy})
+        record(
+            self.actor,
+            AuditEvent.Action.TOURNAMENT_IMPORTED,
+            tournament=tournament,
+            after={"name": name, "copy": self.as_copy},
+        )
         return tournament
 
 

@@ -19,6 +19,8 @@ from .selectors import ScoreSheet
 from .services import describe_bidding
 from .wording import label_words
 
+Action = AuditEvent.Action
+
 
 def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed: bool) -> str:
     """One line on the newest change: "Hand 5 was saved on the phone with
@@ -26,7 +28,7 @@ def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed:
     user had typed, say plainly that it was not saved."""
     text = _describe(sheet, change)
     if replaced and typed:
-        if change is not None and change.action == "bids saved":
+        if change is not None and change.action == Action.BIDS_SAVED:
             tail = _("check them; what you had chosen here was not saved.")
         else:
             tail = _("what you had chosen here was not saved.")
@@ -43,25 +45,25 @@ def _describe(sheet: ScoreSheet, change: AuditEvent | None) -> str:
     deal = plays_deals(spec)
     on = _on(change)
     words = {
-        "hand recorded": _("Deal %(n)s was saved %(on)s.") if deal else _("Hand %(n)s was saved %(on)s."),
-        "hand edited": _("Deal %(n)s was corrected %(on)s.") if deal else _("Hand %(n)s was corrected %(on)s."),
-        "hand restored": _("Deal %(n)s was restored to an earlier version %(on)s.")
+        Action.HAND_RECORDED: _("Deal %(n)s was saved %(on)s.") if deal else _("Hand %(n)s was saved %(on)s."),
+        Action.HAND_EDITED: _("Deal %(n)s was corrected %(on)s.") if deal else _("Hand %(n)s was corrected %(on)s."),
+        Action.HAND_RESTORED: _("Deal %(n)s was restored to an earlier version %(on)s.")
         if deal
         else _("Hand %(n)s was restored to an earlier version %(on)s."),
-        "hand undone": _("Deal %(n)s was undone %(on)s.") if deal else _("Hand %(n)s was undone %(on)s."),
-        "match abandoned": _("The match was abandoned %(on)s."),
-        "match reopened": _("The match was reopened %(on)s."),
-        "ended early": _("The organiser ended this table at the round's time limit."),
+        Action.HAND_UNDONE: _("Deal %(n)s was undone %(on)s.") if deal else _("Hand %(n)s was undone %(on)s."),
+        Action.MATCH_ABANDONED: _("The match was abandoned %(on)s."),
+        Action.MATCH_REOPENED: _("The match was reopened %(on)s."),
+        Action.ENDED_EARLY: _("The organiser ended this table at the round's time limit."),
     }
     if change.action in words and (n is not None or "%(n)s" not in words[change.action]):
         return words[change.action] % {"n": n, "on": on}
-    if change.action == "bids saved" and isinstance(change.after, dict):
+    if change.action == Action.BIDS_SAVED and isinstance(change.after, dict):
         return _("%(who)s saved the %(noun)s %(bids)s.") % {
             "who": _who(change),
             "noun": spec.bidding_noun,
             "bids": describe_bidding(spec, sheet.names, change.after),
         }
-    if change.action == "bids cleared":
+    if change.action == Action.BIDS_CLEARED:
         return _("%(who)s cleared the %(noun)s.") % {"who": _who(change), "noun": spec.bidding_noun}
     return _("This match was changed %(on)s.") % {"on": on}
 

@@ -21,13 +21,13 @@ from ..scoring import GameSpec
 from . import live as live_sheet
 from .check_card import CheckCard, pass_card
 from .forms import BadBasis, plain_int
-from .selectors import ScoreSheet, latest_change, score_sheet
+from .selectors import Action, ScoreSheet, latest_change, score_sheet
 
 UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
 CONFLICT = 409  # the page was out of date, or the match is over
 SHEET = "matches/sheet.html"
 LIVE = "matches/live.html"
-NEW_ROW = ("hand recorded", "hand edited", "hand restored")  # a change that the history highlights
+NEW_ROW = (Action.HAND_RECORDED, Action.HAND_EDITED, Action.HAND_RESTORED)  # a change that the history highlights
 NOT_KEPT = {"csrfmiddlewaretoken", "client_key", "number", "bidding"}  # the basis comes from the sheet
 
 

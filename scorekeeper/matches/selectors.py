@@ -19,7 +19,8 @@ from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
 from .wording import action_words, actor_words, change_words
 
-BIDDING_ACTIONS = ("bids saved", "bids cleared")
+Action = AuditEvent.Action
+BIDDING_ACTIONS = (Action.BIDS_SAVED, Action.BIDS_CLEARED)
 
 
 @dataclass
@@ -286,13 +287,13 @@ def last_bidding_change(match_id: int) -> AuditEvent | None:
 # The changes that move what a score sheet shows (and its version); links issued or revoked do not.
 SHEET_ACTIONS = (
     *BIDDING_ACTIONS,
-    "hand recorded",
-    "hand edited",
-    "hand restored",
-    "hand undone",
-    "match abandoned",
-    "match reopened",
-    "ended early",
+    Action.HAND_RECORDED,
+    Action.HAND_EDITED,
+    Action.HAND_RESTORED,
+    Action.HAND_UNDONE,
+    Action.MATCH_ABANDONED,
+    Action.MATCH_REOPENED,
+    Action.ENDED_EARLY,
 )
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ..i18n import bids_a_contract, plays_deals
+from ..models import AuditEvent
 from ..numbers import plain_int
 from ..scoring import Field, GameSpec
 
@@ -78,38 +79,37 @@ def options_words(spec: GameSpec, options: dict) -> str:
     return SEP.join(pieces) if pieces else _("the usual rules")
 
 
-# The audit log stores an action as English data ("hand recorded"); the
-# history of changes shows it in the reader's language and in the game's
-# words: a Sixty-Six hand is a deal, Draw Bridge's bids are its contract.
+# The audit log stores an action as English data (``AuditEvent.Action``:
+# "hand recorded"); the history of changes shows it in the reader's language
+# and in the game's words: a Sixty-Six hand is a deal, Draw Bridge's bids
+# are its contract. The words are written out here for makemessages.
+Action = AuditEvent.Action
 HAND_ACTIONS = {
-    "recorded": (gettext_noop("hand recorded"), gettext_noop("deal recorded")),
-    "edited": (gettext_noop("hand edited"), gettext_noop("deal edited")),
-    "restored": (gettext_noop("hand restored"), gettext_noop("deal restored")),
-    "undone": (gettext_noop("hand undone"), gettext_noop("deal undone")),
-    "confirmed": (gettext_noop("hand confirmed"), gettext_noop("deal confirmed")),
-    "disputed": (gettext_noop("hand disputed"), gettext_noop("deal disputed")),
+    Action.HAND_RECORDED: (gettext_noop("hand recorded"), gettext_noop("deal recorded")),
+    Action.HAND_EDITED: (gettext_noop("hand edited"), gettext_noop("deal edited")),
+    Action.HAND_RESTORED: (gettext_noop("hand restored"), gettext_noop("deal restored")),
+    Action.HAND_UNDONE: (gettext_noop("hand undone"), gettext_noop("deal undone")),
+    Action.HAND_CONFIRMED: (gettext_noop("hand confirmed"), gettext_noop("deal confirmed")),
+    Action.HAND_DISPUTED: (gettext_noop("hand disputed"), gettext_noop("deal disputed")),
 }
 BIDDING_ACTIONS = {
-    "saved": (gettext_noop("bids saved"), gettext_noop("contract saved")),
-    "cleared": (gettext_noop("bids cleared"), gettext_noop("contract cleared")),
+    Action.BIDS_SAVED: (gettext_noop("bids saved"), gettext_noop("contract saved")),
+    Action.BIDS_CLEARED: (gettext_noop("bids cleared"), gettext_noop("contract cleared")),
 }
 OTHER_ACTIONS = {
-    a: a
-    for a in (
-        gettext_noop("accepted as it is"),
-        gettext_noop("co-organiser added"),
-        gettext_noop("corrected after confirmation"),
-        gettext_noop("corrected after the end"),
-        gettext_noop("ended early"),
-        gettext_noop("link issued"),
-        gettext_noop("link reissued"),
-        gettext_noop("link revoked"),
-        gettext_noop("links reopened"),
-        gettext_noop("match abandoned"),
-        gettext_noop("match imported"),
-        gettext_noop("match reopened"),
-        gettext_noop("match started"),
-    )
+    Action.ACCEPTED: gettext_noop("accepted as it is"),
+    Action.CO_ORGANISER_ADDED: gettext_noop("co-organiser added"),
+    Action.CORRECTED_AFTER_CONFIRMATION: gettext_noop("corrected after confirmation"),
+    Action.CORRECTED_AFTER_END: gettext_noop("corrected after the end"),
+    Action.ENDED_EARLY: gettext_noop("ended early"),
+    Action.LINK_ISSUED: gettext_noop("link issued"),
+    Action.LINK_REISSUED: gettext_noop("link reissued"),
+    Action.LINK_REVOKED: gettext_noop("link revoked"),
+    Action.LINKS_REOPENED: gettext_noop("links reopened"),
+    Action.MATCH_ABANDONED: gettext_noop("match abandoned"),
+    Action.MATCH_IMPORTED: gettext_noop("match imported"),
+    Action.MATCH_REOPENED: gettext_noop("match reopened"),
+    Action.MATCH_STARTED: gettext_noop("match started"),
 }
 
 
@@ -158,13 +158,12 @@ STORED_ACTORS = {gettext_noop("system"), gettext_noop("demo data")}
 
 def action_words(spec: GameSpec, action: str) -> str:
     """An audit action as the game says it: "deal recorded", "contract saved"."""
-    first, _space, rest = action.partition(" ")
-    if first == "hand" and rest in HAND_ACTIONS:
-        return _(HAND_ACTIONS[rest][plays_deals(spec)])
-    if first == "bids" and rest in BIDDING_ACTIONS:
-        return _(BIDDING_ACTIONS[rest][bids_a_contract(spec)])
+    if action in HAND_ACTIONS:
+        return _(HAND_ACTIONS[action][plays_deals(spec)])
+    if action in BIDDING_ACTIONS:
+        return _(BIDDING_ACTIONS[action][bids_a_contract(spec)])
     if action in OTHER_ACTIONS:
-        return _(action)
+        return _(OTHER_ACTIONS[action])
     return action
 
 

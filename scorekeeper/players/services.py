@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..audit import SYSTEM, Actor, record
 from ..errors import ServiceError
-from ..models import NAME_MAX_LENGTH, Player, Seat, Tournament, name_key
+from ..models import NAME_MAX_LENGTH, AuditEvent, Player, Seat, Tournament, name_key
 
 
 def clean_player_name(name: Any) -> str:
@@ -41,7 +41,7 @@ def add_player(*, name: str, actor: Actor = SYSTEM) -> Player:
     try:
         with transaction.atomic():
             player = Player.objects.create(name=name)
-            record(actor, "player added", after={"player": player.pk, "name": name})
+            record(actor, AuditEvent.Action.PLAYER_ADDED, after={"player": player.pk, "name": name})
     except IntegrityError:
         raise ServiceError(_("There is already a player called %(name)s.") % {"name": name}) from None
     return player
@@ -65,7 +65,7 @@ def rename_player(*, player_id: int, name: str, actor: Actor = SYSTEM) -> Player
     for tournament in [None, *Tournament.objects.filter(entrants__player=player)]:
         record(
             actor,
-            "player renamed",
+            AuditEvent.Action.PLAYER_RENAMED,
             tournament=tournament,
             before={"player": player.pk, "name": before},
             after={"name": name},

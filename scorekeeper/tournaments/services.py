@@ -21,7 +21,7 @@ from ..audit import Actor
 from ..errors import ServiceError
 from ..i18n import shown_message
 from ..matches.services import start_match
-from ..models import Entrant, Match, Player, Round, Table, Tournament, name_key
+from ..models import AuditEvent, Entrant, Match, Player, Round, Table, Tournament, name_key
 from ..pairing import pair_swiss_round, planned_round, round_robin_rounds, swiss_players
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, score_match
@@ -44,6 +44,7 @@ NAME_MAX = 100
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 24 * 60
 MAX_NAMES_AT_ONCE = 1000
+Action = AuditEvent.Action
 
 
 # --------------------------------------------------------------- creation
@@ -133,7 +134,7 @@ def create_tournament(
         _audit(
             tournament,
             actor,
-            "tournament created",
+            Action.TOURNAMENT_CREATED,
             after={
                 "name": name,
                 "game": game,
@@ -210,7 +211,7 @@ def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registra
             result.added.append(player.name)
         if new_entrants:
             Entrant.objects.bulk_create(new_entrants)
-            _audit(tournament, actor, "players registered", after={"players": result.added})
+            _audit(tournament, actor, Action.PLAYERS_REGISTERED, after={"players": result.added})
             _repropose(tournament, actor)
     return result
 
@@ -249,7 +250,7 @@ def drop_entrant(*, tournament_id: int, entrant_id: int, actor: Actor) -> Entran
         _audit(
             tournament,
             actor,
-            "player dropped",
+            Action.PLAYER_DROPPED,
             after={"player": entrant.player.name, "after_round": entrant.dropped_after_round},
         )
         _repropose(tournament, actor)
@@ -271,7 +272,7 @@ def _repropose(tournament: Tournament, actor: Actor) -> None:
     _audit(
         tournament,
         actor,
-        "round proposed again",
+        Action.ROUND_PROPOSED_AGAIN,
         before=before,
         after={"round": pending.number, "tables": pending.proposal, "byes": pending.byes},
     )
@@ -391,7 +392,7 @@ def propose_round(*, tournament_id: int, actor: Actor) -> Round:
         _audit(
             tournament,
             actor,
-            "round proposed",
+            Action.ROUND_PROPOSED,
             after={"round": number, "tables": proposal.tables, "byes": proposal.byes},
         )
     return rnd
@@ -431,7 +432,7 @@ def swap_players(*, round_id: int, player_a: int, player_b: int, actor: Actor) -
         _audit(
             rnd.tournament,
             actor,
-            "players swapped",
+            Action.PLAYERS_SWAPPED,
             before=before,
             after={
                 "round": rnd.number,
@@ -485,7 +486,7 @@ def publish_round(*, round_id: int, actor: Actor) -> dict[int, list[str]]:
         _audit(
             tournament,
             actor,
-            "round published",
+            Action.ROUND_PUBLISHED,
             after={
                 "round": rnd.number,
                 "tables": rnd.proposal,
