@@ -314,6 +314,11 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class OhHellPoints(models.TextChoices):
+        # the values of scorekeeper.pairing.standings.OH_HELL_POINTS
+        PLACEMENT = "placement", _("Placement points")
+        TOTAL_SCORE = "total_score", _("Total score")
+
     name = models.CharField(_("name"), max_length=100)
     game = models.CharField(_("game"), max_length=GAME_ID_MAX_LENGTH)
     options = models.JSONField(_("game options"), default=dict, blank=True)
@@ -330,6 +335,11 @@ class Tournament(models.Model):
     # Swiss: order the field by the players' ratings of the game (round 1's
     # pairing and every tie after), instead of by registration.
     seed_by_rating = models.BooleanField(_("seed by rating"), default=False)
+    # Seated rounds: rank by placement points (2 for a table's winner to 0
+    # for its last, whatever its size) or by total game score.
+    oh_hell_points = models.CharField(
+        _("Oh Hell points"), max_length=12, choices=OhHellPoints.choices, default=OhHellPoints.PLACEMENT
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )

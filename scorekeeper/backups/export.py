@@ -119,6 +119,7 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
                 "public": t.is_public,
                 "confirm_hands": t.confirm_hands,
                 "seed_by_rating": t.seed_by_rating,
+                "oh_hell_points": t.oh_hell_points,
                 "entrants": [
                     {"player": e.player_id, "dropped_after_round": e.dropped_after_round} for e in entrants_of[t.pk]
                 ],

@@ -116,6 +116,7 @@ class FileTournament:
     public: bool
     confirm_hands: bool
     seed_by_rating: bool
+    oh_hell_points: str
     entrants: list[tuple[int, int | None]]  # (file player id, dropped after round)
     rounds: list[FileRound]
     label: str
@@ -496,6 +497,13 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
         public=_bool(t, "public", where, True),
         confirm_hands=_bool(t, "confirm_hands", where, True),
         seed_by_rating=_bool(t, "seed_by_rating", where, False),
+        # files from before the choice: every event counted placement points
+        oh_hell_points=_choice(
+            t.get("oh_hell_points", Tournament.OhHellPoints.PLACEMENT),
+            Tournament.OhHellPoints.values,
+            where,
+            _("way of counting Oh Hell points (“oh_hell_points”)"),
+        ),
         entrants=entrants,
         rounds=rounds,
         label=where,

@@ -193,6 +193,7 @@ class _Writer:
             is_public=t.public,
             confirm_hands=t.confirm_hands,
             seed_by_rating=t.seed_by_rating,
+            oh_hell_points=t.oh_hell_points,
             owner=self.actor.user,
             restored_at=self.now,
             **self.identity(t.uid, t.copy_of),

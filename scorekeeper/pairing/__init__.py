@@ -65,18 +65,37 @@ Two-player games (Swiss and round robin): a win earns 2 match points, a draw
    against each other, used only if every two of them have met (otherwise it
    would favour whoever happened to play the others).
 
-Oh Hell: at each table of k players, place p (1 is the highest total score)
-earns k - p placement points: at a table of four, 3, 2, 1 and 0. Players with
-the same total share the places they cover and split those places' points
-evenly (two tied for first at four get (3 + 2) / 2 = 2.5 each, and place 1.5
-each). Match points are the sum of placement points. Players are ranked by:
+Oh Hell, placement points (the default): at each table of k players, place
+p (1 is the highest total score) earns 2 * (k - p) / (k - 1) placement
+points, 2 for the winner and 0 for the last whatever the table's size, in
+equal steps between: 2, 1, 0 at a table of three; 2, 4/3, 2/3, 0 at four;
+2, 3/2, 1, 1/2, 0 at five. So a player's points do not depend on the size
+of the table the seating chose. Players with the same total share the
+places they cover and split those places' points evenly (two tied for
+first at four get (2 + 4/3) / 2 = 5/3 each, and place 3/2 each; as the steps
+are equal, that is the points of their mean place). Match points are the
+sum of placement points, kept exact (fractions; shown rounded, 1.33).
+Players are ranked by:
 
 1. match points;
 2. total game score over all tables;
 3. average place (lower is better).
 
+Oh Hell, total score (``points=TOTAL_SCORE``, the organiser's choice per
+event): ranked by total game score over all tables, then average place.
+
 Players tied on everything share the rank, and the next rank is skipped
 (1, 2, 2, 4).
+
+Tables not played: a table at which no hand was played (``"played":
+False``, e.g. ended by the clock before its first hand) gives nobody
+points, a win or a draw: it is no game. In two-player events, as FIDE
+treats a double forfeit: 0 points to each, nothing in games played, wins,
+draws or losses, Buchholz, score difference or head-to-head, and the two
+players have not met, so a Swiss may pair them again (it is no rematch).
+In Oh Hell nobody at the table gets placement points, total score, a place
+or a game. Its players were still seated in that round (none of them can
+have a bye or another table in it).
 
 Byes: a bye gives 2 match points and counts in the byes column, but it is no
 game: it adds nothing to the player's Buchholz (there is no opponent, so it

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
 from typing import Any, NamedTuple
 
 WIN_POINTS = 2
@@ -22,7 +24,12 @@ LOSS_POINTS = 0
 BYE_POINTS = 2  # a bye counts as a win
 
 TWO_PLAYER_TIEBREAKS = ("buchholz", "score_difference", "head_to_head")
+
+# Oh Hell: what the organiser chose to rank by, and the tiebreaks of each.
+PLACEMENT, TOTAL_SCORE = "placement", "total_score"
+OH_HELL_POINTS = (PLACEMENT, TOTAL_SCORE)
 OH_HELL_TIEBREAKS = ("total_score", "average_place")
+TOTAL_SCORE_TIEBREAKS = ("average_place",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +39,8 @@ class TwoPlayerRow:
     ``tiebreaks`` holds the values in tiebreak order (see
     ``TWO_PLAYER_TIEBREAKS``); ``head_to_head`` is the player's points in the
     mini-table of the players tied with them on everything before it, or
-    None when it was not used. ``games_played`` does not count byes.
+    None when it was not used. ``games_played`` counts neither byes nor
+    tables that were not played.
     """
 
     rank: int
@@ -49,14 +57,18 @@ class TwoPlayerRow:
 
 @dataclass(frozen=True, slots=True)
 class OhHellRow:
-    """One line of an Oh Hell standings table (``OH_HELL_TIEBREAKS``).
+    """One line of an Oh Hell standings table.
 
-    ``average_place`` is None for a player without a table yet.
+    ``match_points`` is the sum of placement points (an exact Fraction),
+    or the total game score when the event ranks by total score; the
+    ``tiebreaks`` are ``OH_HELL_TIEBREAKS`` or ``TOTAL_SCORE_TIEBREAKS``
+    accordingly. ``average_place`` (a Fraction) is None for a player
+    without a table played yet.
     """
 
     rank: int
     player_id: Hashable
-    match_points: float
+    match_points: Any
     tiebreaks: dict[str, Any]
     games_played: int
     dropped: bool = False
@@ -74,6 +86,7 @@ class TwoPlayerGame(NamedTuple):
     score_a: float
     score_b: float
     winner: Hashable | None  # a, b or None for a draw
+    played: bool = True  # False: nobody played a hand there, it is no game
 
 
 @dataclass
@@ -108,6 +121,14 @@ def _check_once_per_round(per_round: dict[Any, list]) -> None:
                 seen.add(pid)
 
 
+def _played(item: Any) -> bool:
+    """``"played": False`` marks a table at which no hand was played."""
+    played = item.get("played", True) if hasattr(item, "get") else True  # not a dict: _fields says so
+    if type(played) is not bool:
+        raise ValueError(f'"played" must be true or false, got {played!r}')
+    return played
+
+
 def _parse_drops(drops: Iterable) -> dict[Hashable, Any]:
     """A drop is a player id or a dict {"player": id, "round": n}."""
     dropped: dict[Hashable, Any] = {}
@@ -131,7 +152,13 @@ def parse_two_player(
     per_round: dict[Any, list] = {}
     games = []
     for item in results:
-        rnd, a, b, winner = _fields(item, ("round", "a", "b", "winner"), "A result")
+        played = _played(item)
+        if played:
+            rnd, a, b, winner = _fields(item, ("round", "a", "b", "winner"), "A result")
+        else:
+            (rnd, a, b), winner = _fields(item, ("round", "a", "b"), "A result"), item.get("winner")
+            if winner is not None:
+                raise ValueError(f"Round {rnd}: a game not played has no winner, got {winner!r}")
         if a is None or b is None:
             raise ValueError(f"Round {rnd}: a game needs two players; record a bye as a bye")
         if a == b:
@@ -144,7 +171,10 @@ def parse_two_player(
         in_round += (a, b)
         order.setdefault(a)
         order.setdefault(b)
-        games.append(TwoPlayerGame(rnd, a, b, item.get("score_a") or 0, item.get("score_b") or 0, winner))
+        if played:
+            games.append(TwoPlayerGame(rnd, a, b, item.get("score_a") or 0, item.get("score_b") or 0, winner))
+        else:  # its scores, if any, are not used
+            games.append(TwoPlayerGame(rnd, a, b, 0, 0, None, played=False))
     bye_list = []
     for item in byes:
         rnd, pid = _fields(item, ("round", "player"), "A bye")
@@ -178,7 +208,9 @@ def two_player_standings(
     """Standings of a two-player event (Swiss or round robin).
 
     ``results``: {"round", "a", "b", "score_a", "score_b", "winner"} with
-    ``winner`` one of a, b or None for a draw (scores default to 0);
+    ``winner`` one of a, b or None for a draw (scores default to 0), and
+    ``"played": False`` for a table at which no hand was played: no game,
+    nothing counts (the pair has not met);
     ``byes``: {"round", "player"}; ``drops``: ids or {"player", "round"};
     ``players``: optional registered players (also the display order of ties).
     """
@@ -194,7 +226,9 @@ def two_player_standings(
     opponents: list[list[int]] = [[] for _ in range(n)]
     earned: list[list[int]] = [[] for _ in range(n)]  # match points per game, beside opponents
 
-    for _, ga, gb, score_a, score_b, winner in data.games:
+    for _, ga, gb, score_a, score_b, winner, played in data.games:
+        if not played:
+            continue
         a, b = index[ga], index[gb]
         opponents[a].append(b)
         opponents[b].append(a)
@@ -277,30 +311,33 @@ def _mini_table(members: list[int], opponents: list[list[int]], earned: list[lis
 # ------------------------------------------------------------------ Oh Hell
 
 
-def table_places(totals: list[float]) -> list[tuple[float, float]]:
-    """(placement points, place) for each seat of one table.
+def table_places(totals: list[float]) -> list[tuple[Fraction, Fraction]]:
+    """(placement points, place) for each seat of one table, exactly.
 
-    Place p of k (1-based) earns k - p points. Tied totals share the places
-    they cover and split those places' points evenly, so two tied for first
-    at four get (3 + 2) / 2 = 2.5 each and place 1.5 each.
+    Place p of k (1-based) earns 2 * (k - p) / (k - 1): 2 for the winner
+    and 0 for the last at any size. Tied totals share the places they cover
+    and split those places' points evenly; the points fall in equal steps,
+    so that is the points of the mean place: two tied for first at four
+    get (2 + 4/3) / 2 = 5/3 each and place 3/2 each.
     """
-    return [(pts / 2, place / 2) for pts, place in _table_places_x2(totals)]
+    k = len(totals)
+    # 2 * (k - place) / (k - 1), with the place doubled
+    return [(Fraction(2 * k - place2, k - 1), Fraction(place2, 2)) for place2 in _places2(totals)]
 
 
-def _table_places_x2(totals: list[float]) -> list[tuple[int, int]]:
-    """``table_places`` in half units: the mean of consecutive places is
-    always a multiple of 1/2, so integers keep the sums exact and fast."""
+def _places2(totals: list[float]) -> list[int]:
+    """Each seat's place, doubled: the mean of consecutive places is always
+    a multiple of 1/2, so integers keep the sums exact and fast."""
     k = len(totals)
     by_total = sorted(range(k), key=totals.__getitem__, reverse=True)
-    out = [(0, 0)] * k
+    out = [0] * k
     start = 0
     while start < k:
         end = start
         while end + 1 < k and totals[by_total[end + 1]] == totals[by_total[start]]:
             end += 1
-        place2 = start + end + 2  # places start+1 .. end+1, mean doubled
         for i in by_total[start : end + 1]:
-            out[i] = (2 * k - place2, place2)
+            out[i] = start + end + 2  # places start+1 .. end+1, mean doubled
         start = end + 1
     return out
 
@@ -309,28 +346,39 @@ def oh_hell_standings(
     results: Iterable[Mapping],
     drops: Iterable = (),
     players: Iterable[Hashable] | None = None,
+    points: str = PLACEMENT,
 ) -> list[OhHellRow]:
     """Standings of an Oh Hell event from its finished tables.
 
-    ``results``: {"round", "table", "players": [ids], "totals": [scores]};
-    ``drops``: ids or {"player", "round"}; ``players``: optional registered
-    players (also the display order of ties).
+    ``results``: {"round", "table", "players": [ids], "totals": [scores]},
+    with ``"played": False`` (and no totals needed) for a table at which no
+    hand was played: nothing counts there for anybody; ``drops``: ids or
+    {"player", "round"}; ``players``: optional registered players (also the
+    display order of ties); ``points``: ``PLACEMENT`` (placement points,
+    then total score, then average place) or ``TOTAL_SCORE`` (total score,
+    then average place).
     """
+    if points not in OH_HELL_POINTS:
+        raise ValueError(f"points must be one of {OH_HELL_POINTS}, got {points!r}")
     order: dict[Hashable, None] = dict.fromkeys(players) if players is not None else {}
     per_round: dict[Any, list] = {}
     tables = []
     for item in results:
-        rnd, ids, totals = _fields(item, ("round", "players", "totals"), "A table result")
-        ids, totals = list(ids), list(totals)
-        if len(ids) != len(totals) or len(ids) < 2:
-            where = f"Round {rnd}, table {item.get('table', '?')}"
+        played = _played(item)
+        rnd, ids = _fields(item, ("round", "players"), "A table result")
+        ids = list(ids)
+        where = f"Round {rnd}, table {item.get('table', '?')}"
+        if len(ids) < 2:
+            raise ValueError(f"{where}: a table needs at least 2 players, got {len(ids)}")
+        if played:
+            (totals,) = _fields(item, ("totals",), "A table result")
+            totals = list(totals)
             if len(ids) != len(totals):
                 raise ValueError(f"{where}: {len(ids)} players but {len(totals)} totals")
-            raise ValueError(f"{where}: a table needs at least 2 players, got {len(ids)}")
-        per_round.setdefault(rnd, []).extend(ids)
+            tables.append((ids, totals))
+        per_round.setdefault(rnd, []).extend(ids)  # seated that round, played or not
         for pid in ids:
             order.setdefault(pid)
-        tables.append((ids, totals))
     _check_once_per_round(per_round)
     dropped = _parse_drops(drops)
     for pid in dropped:
@@ -339,34 +387,58 @@ def oh_hell_standings(
     pids = list(order)
     index = {pid: k for k, pid in enumerate(pids)}
     n = len(pids)
-    points2 = [0] * n  # half points
+    # Placement points in units of 1/unit, unit a multiple of every k - 1:
+    # integers, so sums and comparisons are exact and quick.
+    unit = lcm(*(len(ids) - 1 for ids, _ in tables))
+    placement = [0] * n
     score = [0] * n
     place2_sum = [0] * n  # sum of places, doubled
     games = [0] * n
     for ids, totals in tables:
-        for pid, total, (pts2, place2) in zip(ids, totals, _table_places_x2(totals), strict=True):
-            k = index[pid]
-            points2[k] += pts2
-            score[k] += total
-            place2_sum[k] += place2
-            games[k] += 1
+        k = len(ids)
+        step = unit // (k - 1)
+        for pid, total, place2 in zip(ids, totals, _places2(totals), strict=True):
+            i = index[pid]
+            placement[i] += (2 * k - place2) * step  # 2 * (k - place) / (k - 1), in units
+            score[i] += total
+            place2_sum[i] += place2
+            games[i] += 1
 
-    # Average places are small fractions: equal ones divide to the same float
-    # and different ones are far apart, so floats compare them exactly.
-    avg = [place2_sum[k] / (2 * games[k]) if games[k] else None for k in range(n)]
-    no_games = float("inf")  # players without a table sort last on this tiebreak
-
-    keys = [(-points2[k], -score[k], avg[k] if avg[k] is not None else no_games) for k in range(n)]
+    # Sorted on floats: average places are fractions with small denominators
+    # (twice the tables played), so equal ones divide to the same float and
+    # different ones are far apart; the rows get them exact.
+    no_games = float("inf")  # players without a table sort last on average place
+    avg = [place2_sum[i] / (2 * games[i]) if games[i] else no_games for i in range(n)]
+    if points == PLACEMENT:
+        keys = [(-placement[i], -score[i], avg[i]) for i in range(n)]
+    else:
+        keys = [(-score[i], avg[i]) for i in range(n)]
     ranked = sorted(range(n), key=keys.__getitem__)  # stable: ties keep first appearance
-    ranks = _competition_ranks([keys[k] for k in ranked])
-    return [
-        OhHellRow(
-            rank=rank,
-            player_id=pids[k],
-            match_points=points2[k] / 2,
-            tiebreaks={"total_score": score[k], "average_place": avg[k]},
-            games_played=games[k],
-            dropped=pids[k] in dropped,
+    ranks = _competition_ranks([keys[i] for i in ranked])
+    exact: dict[tuple[int, int], Fraction] = {}  # players share few values: make each Fraction once
+
+    def fraction(top: int, bottom: int) -> Fraction:
+        value = exact.get((top, bottom))
+        if value is None:
+            value = exact[top, bottom] = Fraction(top, bottom)
+        return value
+
+    rows = []
+    for rank, i in zip(ranks, ranked, strict=True):
+        average = fraction(place2_sum[i], 2 * games[i]) if games[i] else None
+        if points == PLACEMENT:
+            shown = fraction(placement[i], unit)
+            tiebreaks = {"total_score": score[i], "average_place": average}
+        else:
+            shown, tiebreaks = score[i], {"average_place": average}
+        rows.append(
+            OhHellRow(
+                rank=rank,
+                player_id=pids[i],
+                match_points=shown,
+                tiebreaks=tiebreaks,
+                games_played=games[i],
+                dropped=pids[i] in dropped,
+            )
         )
-        for rank, k in zip(ranks, ranked, strict=True)
-    ]
+    return rows

@@ -446,7 +446,9 @@ def swiss_players(
     players: Iterable[Hashable] | None = None,
 ) -> list[SwissPlayer]:
     """Build the active players from finished results (same input as the
-    standings: ``a`` sat in seat 1). Dropped players are left out.
+    standings: ``a`` sat in seat 1). Dropped players are left out. A table
+    not played (``"played": False``) is no game, as FIDE treats a double
+    forfeit: no points, and the two may be paired again.
 
     ``seeds`` maps id to seed (lower is stronger); by default the order of
     ``players``, else the order in which players first appear.
@@ -459,6 +461,8 @@ def swiss_players(
     seat2 = dict.fromkeys(data.order, 0)
     last: dict[Hashable, tuple[float, int]] = {}
     for g in data.games:
+        if not g.played:
+            continue  # no game: no points, no seat, and the two have not met
         a, b = g.a, g.b
         opponents[a].add(b)
         opponents[b].add(a)

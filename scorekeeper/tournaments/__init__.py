@@ -40,8 +40,11 @@ count and a hand in progress (bids saved, no tricks) does not. The current
 totals decide: the highest total wins; in a two-player game equal totals are
 a draw (1 match point each); at an Oh Hell table players with equal totals
 share the places they cover (see placement points below). The table shows
-"ended early" everywhere. Doing so is allowed at any time during the round
-(the organiser judges the clock); it cannot be undone.
+"ended early" everywhere; one ended before its first hand shows "not
+played" instead (``TableView.not_played``) and is passed to the pure
+standings and pairing as ``"played": False``: no game for anybody. Doing
+so is allowed at any time during the round (the organiser judges the
+clock); it cannot be undone.
 
 **Byes.** Two-player events: a bye gives 2 match points (it counts as a
 win) and counts in the byes column, but it is no game: it adds nothing to
@@ -73,12 +76,15 @@ start with 0 match points and no byes for the rounds they missed.
 match points, then Buchholz (sum of the final match points of every
 opponent played), then score difference (own game score minus the
 opponent's), then head-to-head among the players still tied (used only if
-every two of them have met). Oh Hell: at a table of k, place p earns k - p
-placement points; equal totals share the places and split their points;
-ranked by match points (placement points), then total game score, then
-average place. Players tied on everything share the rank (1, 2, 2, 4). Only
-finished matches count; matches in progress are shown with live totals but
-add nothing.
+every two of them have met). Oh Hell (``Tournament.oh_hell_points``, per
+event): at a table of k, place p earns 2 * (k - p) / (k - 1) placement
+points (2 to 0 at any size); equal totals share the places and split their
+points; ranked by match points (placement points), then total game score,
+then average place; or ranked by total game score, then average place.
+A table not played counts for nobody (see ``scorekeeper.pairing``).
+Players tied on everything share the rank (1, 2, 2, 4). Only finished
+matches count; matches in progress are shown with live totals but add
+nothing.
 
 **Confirmation.** A tournament asks the other side to confirm each hand
 (on by default, ``Tournament.confirm_hands``, passed to every table's

@@ -4,6 +4,7 @@ size, and the standings worked out by the pure package from them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Q, Sum
@@ -54,6 +55,11 @@ class TableView:
     def counts(self) -> bool:
         """Its result counts in the standings."""
         return self.finished and not self.awaiting_confirmation
+
+    @property
+    def not_played(self) -> bool:
+        """Over without a hand (ended before its first): no game for anybody."""
+        return self.finished and self.hands_played == 0
 
     @property
     def is_open(self) -> bool:
@@ -218,6 +224,9 @@ def two_player_inputs(data: TournamentData) -> dict[str, list]:
             if not table.counts or len(table.seats) != 2:
                 continue
             a, b = table.seats
+            if table.not_played:
+                results.append({"round": rnd.number, "a": a.player_id, "b": b.player_id, "played": False})
+                continue
             winner = None
             if table.winners == [0]:
                 winner = a.player_id
@@ -244,6 +253,7 @@ def _seated_inputs(data: TournamentData) -> list[dict]:
             "table": table.number,
             "players": [s.player_id for s in table.seats],
             "totals": [s.total for s in table.seats],
+            "played": not table.not_played,
         }
         for rnd in data.published
         for table in data.tables_by_round.get(rnd.pk, [])
@@ -259,6 +269,7 @@ TWO_PLAYER_COLUMNS = (
     ("head_to_head", gettext_noop("Head-to-head")),
 )
 SEATED_COLUMNS = (("total_score", gettext_noop("Total score")), ("average_place", gettext_noop("Average place")))
+TOTAL_SCORE_COLUMNS = (("average_place", gettext_noop("Average place")),)
 
 
 @dataclass
@@ -266,6 +277,7 @@ class Standings:
     data: TournamentData
     rows: list[StandingRow]
     columns: list[str]  # tiebreak headers, in order
+    points_label: str  # the header of what ranks first: match points, or an Oh Hell event's total score
 
     @property
     def tournament(self) -> Tournament:
@@ -278,6 +290,7 @@ def standings(tournament: Tournament, data: TournamentData | None = None) -> Sta
     dropped_after = {e["player_id"]: e["dropped_after_round"] for e in data.entrants}
     display_order = [e["player_id"] for e in sorted(data.entrants, key=lambda e: (name_key(e["name"]), e["id"]))]
     rows: list[StandingRow] = []
+    points_label = str(_("Match points"))
     if data.two_player:
         inputs = two_player_inputs(data)
         columns = [str(_(label)) for _key, label in TWO_PLAYER_COLUMNS]
@@ -299,21 +312,25 @@ def standings(tournament: Tournament, data: TournamentData | None = None) -> Sta
                 )
             )
     else:
-        columns = [str(_(label)) for _key, label in SEATED_COLUMNS]
-        for r in oh_hell_standings(_seated_inputs(data), _drops(data), players=display_order):
+        mode = tournament.oh_hell_points
+        shown_columns = SEATED_COLUMNS if mode == Tournament.OhHellPoints.PLACEMENT else TOTAL_SCORE_COLUMNS
+        if mode == Tournament.OhHellPoints.TOTAL_SCORE:
+            points_label = str(_("Total score"))
+        columns = [str(_(label)) for _key, label in shown_columns]
+        for r in oh_hell_standings(_seated_inputs(data), _drops(data), players=display_order, points=mode):
             rows.append(
                 StandingRow(
                     rank=r.rank,
                     player_id=r.player_id,
                     name=data.names.get(r.player_id, "?"),
                     match_points=number_shown(r.match_points),
-                    tiebreaks=[number_shown(r.tiebreaks.get(key)) for key, _label in SEATED_COLUMNS],
+                    tiebreaks=[number_shown(r.tiebreaks.get(key)) for key, _label in shown_columns],
                     games_played=r.games_played,
                     dropped=r.dropped,
                     dropped_after_round=dropped_after.get(r.player_id),
                 )
             )
-    return Standings(data, rows, columns)
+    return Standings(data, rows, columns, points_label)
 
 
 def standings_generation(tournament_id: int) -> str:
@@ -330,11 +347,13 @@ def standings_generation(tournament_id: int) -> str:
 
 
 def number_shown(value: Any) -> Any:
-    """2.0 -> 2, 2.5 stays, None stays (shown as a dash)."""
-    if isinstance(value, float):
-        if value.is_integer():
+    """2.0 and 2/1 -> 2, 2.5 and 5/2 -> 2.5, 4/3 -> 1.33, None stays (shown
+    as a dash). Placement points are exact fractions: only what is shown is
+    rounded."""
+    if isinstance(value, Fraction | float):
+        if value == int(value):
             return int(value)
-        return round(value, 2)
+        return round(float(value), 2)
     return value
 
 

@@ -62,11 +62,12 @@ def create_tournament(
     is_public: bool = True,
     confirm_hands: bool = True,
     seed_by_rating: bool = False,
+    oh_hell_points: Any = Tournament.OhHellPoints.PLACEMENT,
     actor: Actor,
 ) -> Tournament:
     """A new tournament in registration. ``ServiceError.code`` names the
     form field at fault ("name", "game", "format", "options", "rounds",
-    "round_minutes", "table_size")."""
+    "round_minutes", "table_size", "oh_hell_points")."""
     name = " ".join(str(name or "").split())
     if not name:
         raise ServiceError(_("A tournament needs a name."), code="name")
@@ -88,8 +89,11 @@ def create_tournament(
                 _("The preferred table size must be %(a)d to %(b)d.") % {"a": MIN_TABLE, "b": MAX_TABLE},
                 code="table_size",
             )
+        if oh_hell_points not in Tournament.OhHellPoints.values:
+            raise ServiceError(_("Choose how the tables' points are counted."), code="oh_hell_points")
     else:
         table_size = 4  # not used by pairings
+        oh_hell_points = Tournament.OhHellPoints.PLACEMENT  # two-player events have their own points
 
     if format in ROUND_ROBIN_FORMATS:
         planned = 0  # worked out from the field when round 1 is proposed
@@ -129,6 +133,7 @@ def create_tournament(
             is_public=bool(is_public),
             confirm_hands=bool(confirm_hands),
             seed_by_rating=bool(seed_by_rating),
+            oh_hell_points=oh_hell_points,
             owner=actor.user,
         )
         _audit(
@@ -146,6 +151,7 @@ def create_tournament(
                 "is_public": bool(is_public),
                 "confirm_hands": bool(confirm_hands),
                 "seed_by_rating": bool(seed_by_rating),
+                "oh_hell_points": oh_hell_points,
             },
         )
     return tournament

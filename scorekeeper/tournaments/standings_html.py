@@ -42,6 +42,7 @@ def live_tables(view: RoundView) -> SafeString:
     """A line per table of the round: its players, their totals, its state."""
     states = {
         "ended": escape(_("ended early")),
+        "not_played": escape(_("not played")),
         "finished": escape(_("finished")),
         "live": escape(_("live")),
         "abandoned": escape(_("abandoned")),
@@ -69,6 +70,8 @@ def live_tables(view: RoundView) -> SafeString:
 def _state(table: TableView) -> str:
     if table.awaiting_confirmation:
         return "unconfirmed"
+    if table.not_played:
+        return "not_played"
     if table.ended_early:
         return "ended"
     if table.finished:

@@ -258,3 +258,31 @@ def test_a_backup_larger_than_a_form_restores_through_the_page(web, make_match):
     empty_the_database()
     page = web.post("/backup/", {"file": SimpleUploadedFile("club.json", raw)}, follow=True)
     assert "Restored 300 matches and 0 tournaments." in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_how_an_oh_hell_event_counts_survives_the_round_trip(organiser):
+    """Ranked by total score: the file says so, and the restored event ranks
+    the same way; a file from before the choice counts placement points."""
+    t = make(organiser, ["Ann", "Bob", "Cat"], game="ohhell", fmt="seated", rounds=1, options={"schedule": "up"})
+    Tournament.objects.filter(pk=t.pk).update(oh_hell_points="total_score")
+    (table,) = tables_of(publish_next(t, organiser))
+    play(table.match, {"bids": [1, 0, 1], "tricks": [1, 0, 0]})  # 11, 10, 0
+    end_table_early(table_id=table.pk, actor=Actor.organiser(organiser))
+    before = [(r.rank, r.name, r.match_points) for r in tournament_selectors.standings(Tournament.objects.get()).rows]
+    data = export_everything()
+    assert data["tournaments"][0]["oh_hell_points"] == "total_score"
+
+    empty_the_database()
+    import_backup(json.dumps(data))
+    restored = Tournament.objects.get()
+    assert restored.oh_hell_points == "total_score"
+    standings = tournament_selectors.standings(restored)
+    assert standings.points_label == "Total score"
+    assert [(r.rank, r.name, r.match_points) for r in standings.rows] == before
+    assert sorted(points for _rank, _name, points in before) == [0, 10, 11]
+
+    empty_the_database()
+    del data["tournaments"][0]["oh_hell_points"]
+    import_backup(json.dumps(data))
+    assert Tournament.objects.get().oh_hell_points == "placement"

@@ -79,6 +79,7 @@ DAMAGES = [
     *bad_values(lone_match, "abandoned", ["yes", 1, None], "abandoned"),
     *bad_values(tournament, "public", [1, "no", None], "public"),
     *bad_values(tournament, "confirm_hands", [0, "true"], "confirm_hands"),
+    *bad_values(tournament, "oh_hell_points", ["total score", "wins", 1, True, None], "oh_hell_points"),
     *bad_values(lone_match, "created_at", ["yesterday", 12345, "2026-13-45T00:00:00", "x" * 100], "created_at"),
     *bad_values(first_round, "published_at", ["soon", 5], "published_at"),
     *bad_values(lone_match, "hands", [{}, "hands", [["a"]], [{"bids": [3, 4], "tricks": [14, 5]}]], "hands"),

@@ -3,10 +3,14 @@ comments, never copied from the code's output."""
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import pytest
 
 from scorekeeper.pairing.standings import (
     OH_HELL_TIEBREAKS,
+    TOTAL_SCORE,
+    TOTAL_SCORE_TIEBREAKS,
     TWO_PLAYER_TIEBREAKS,
     oh_hell_standings,
     table_places,
@@ -197,6 +201,48 @@ def test_two_player_input_errors():
         two_player_standings([{"round": 1, "a": "A", "b": "B"}])
 
 
+def unplayed(rnd, a, b):
+    return {"round": rnd, "a": a, "b": b, "played": False}
+
+
+def test_a_two_player_table_not_played_is_no_game():
+    results = [
+        game(1, "A", "B", 10, 5, "A"),
+        unplayed(1, "C", "D"),
+        game(2, "A", "C", 10, 5, "A"),
+        game(2, "B", "D", 10, 0, "B"),
+    ]
+    rows = two_player_standings(results)
+    # A W W = 4; B L W = 2; C and D: nothing in round 1 (a draw would have given 1 each), C L, D L
+    # Buchholz A: B2 + C0 = 2; B: A4 + D0 = 4; C: A4 = 4; D: B2 = 2 (C and D never met)
+    # difference A +5 +5 = 10; B -5 +10 = 5; C -5; D -10
+    assert table(rows) == {
+        "A": (1, 4, 2, 10, None),
+        "B": (2, 2, 4, 5, None),
+        "C": (3, 0, 4, -5, None),
+        "D": (4, 0, 2, -10, None),
+    }
+    records = {r.player_id: (r.wins, r.draws, r.losses, r.games_played) for r in rows}
+    assert records == {"A": (2, 0, 0, 2), "B": (1, 0, 1, 2), "C": (0, 0, 1, 1), "D": (0, 0, 1, 1)}
+
+
+def test_a_table_not_played_is_not_a_meeting_for_head_to_head():
+    rows = two_player_standings([unplayed(1, "A", "B")])
+    # no game: 0 points, no draw, no games; tied on everything, and they have
+    # not met, so there is no head-to-head (a draw would have made it 1 each)
+    assert table(rows) == {"A": (1, 0, 0, 0, None), "B": (1, 0, 0, 0, None)}
+    assert all((r.draws, r.games_played) == (0, 0) for r in rows)
+
+
+def test_a_table_not_played_has_no_winner_and_still_seats_its_players():
+    with pytest.raises(ValueError, match="a game not played has no winner"):
+        two_player_standings([{**unplayed(1, "A", "B"), "winner": "A"}])
+    with pytest.raises(ValueError, match="appears more than once"):
+        two_player_standings([unplayed(1, "A", "B")], byes=[{"round": 1, "player": "A"}])
+    with pytest.raises(ValueError, match='"played" must be true or false'):
+        two_player_standings([{**game(1, "A", "B", 1, 0, "A"), "played": 0}])
+
+
 # ------------------------------------------------------------------ Oh Hell
 
 
@@ -204,13 +250,43 @@ def oh(rnd, tbl, players, totals):
     return {"round": rnd, "table": tbl, "players": players, "totals": totals}
 
 
-def test_table_places_share_tied_places():
-    # four players: 3, 2, 1, 0; two tied first split (3 + 2) / 2
-    assert table_places([50, 50, 30, 10]) == [(2.5, 1.5), (2.5, 1.5), (1, 3), (0, 4)]
-    # three tied first at four: (3 + 2 + 1) / 3 = 2, place 2
-    assert table_places([40, 40, 0, 40]) == [(2, 2), (2, 2), (0, 4), (2, 2)]
+def not_played(rnd, tbl, players):
+    return {"round": rnd, "table": tbl, "players": players, "played": False}
+
+
+def test_placement_points_go_from_2_to_0_at_every_size():
+    # 2 * (k - p) / (k - 1), place by place
+    # k = 3: 2*2/2, 2*1/2, 0
+    assert [pts for pts, _place in table_places([30, 20, 10])] == [2, 1, 0]
+    # k = 4: 2*3/3, 2*2/3, 2*1/3, 0
+    assert [pts for pts, _place in table_places([40, 30, 20, 10])] == [2, F(4, 3), F(2, 3), 0]
+    # k = 5: 2*4/4, 2*3/4, 2*2/4, 2*1/4, 0
+    assert [pts for pts, _place in table_places([50, 40, 30, 20, 10])] == [2, F(3, 2), 1, F(1, 2), 0]
+    # k = 7: 2*6/6, 2*5/6, 2*4/6, 2*3/6, 2*2/6, 2*1/6, 0
+    assert [pts for pts, _place in table_places([7, 6, 5, 4, 3, 2, 1])] == [
+        2,
+        F(5, 3),
+        F(4, 3),
+        1,
+        F(2, 3),
+        F(1, 3),
+        0,
+    ]
+    # the seats need not be in order of totals
     assert table_places([20, 40, 30]) == [(0, 3), (2, 1), (1, 2)]
+
+
+def test_tied_totals_share_the_places_they_cover():
+    # two tied first at four share places 1 and 2: (2 + 4/3) / 2 = 5/3, place 3/2
+    assert table_places([50, 50, 30, 10]) == [(F(5, 3), F(3, 2)), (F(5, 3), F(3, 2)), (F(2, 3), 3), (0, 4)]
+    # three tied first at four: (2 + 4/3 + 2/3) / 3 = 4/3, place 2
+    assert table_places([40, 40, 0, 40]) == [(F(4, 3), 2), (F(4, 3), 2), (0, 4), (F(4, 3), 2)]
+    # everybody tied at three: (2 + 1 + 0) / 3 = 1, place 2
     assert table_places([5, 5, 5]) == [(1, 2), (1, 2), (1, 2)]
+    # two tied last at five: (1/2 + 0) / 2 = 1/4, place 9/2
+    assert table_places([9, 7, 5, 3, 3])[3:] == [(F(1, 4), F(9, 2)), (F(1, 4), F(9, 2))]
+    # two tied second at seven: (5/3 + 4/3) / 2 = 3/2, place 5/2
+    assert table_places([70, 60, 60, 40, 30, 20, 10])[1:3] == [(F(3, 2), F(5, 2))] * 2
 
 
 def test_oh_hell_standings():
@@ -221,40 +297,133 @@ def test_oh_hell_standings():
         oh(2, 2, ["B", "C", "D", "G"], [40, 40, 40, 0]),
     ]
     rows = oh_hell_standings(results, drops=[{"player": "D", "round": 2}])
-    # round 1: A 2.5 (place 1.5), B 2.5 (1.5), C 1 (3), D 0 (4); F 2 (1), G 1 (2), E 0 (3)
-    # round 2: E 2 (1), F 1 (2), A 0 (3); B, C, D 2 each (place 2), G 0 (4)
-    # A 2.5, score 60, places 1.5 3   -> 2.25
-    # B 4.5, score 90, places 1.5 2   -> 1.75
-    # C 3,   score 70, places 3 2     -> 2.5
-    # D 2,   score 50, places 4 2     -> 3
-    # E 2,   score 50, places 3 1     -> 2
-    # F 3,   score 60, places 1 2     -> 1.5
-    # G 1,   score 30, places 2 4     -> 3
-    # C and F tie on 3 points: C has the higher total score
-    # D and E tie on 2 points and 50: E has the better average place
+    # round 1, table of 4: A and B share places 1-2, (2 + 4/3) / 2 = 5/3 (place 3/2); C 2/3 (3); D 0 (4)
+    # round 1, table of 3: F 2 (1), G 1 (2), E 0 (3)
+    # round 2, table of 3: E 2 (1), F 1 (2), A 0 (3)
+    # round 2, table of 4: B, C, D share places 1-3, (2 + 4/3 + 2/3) / 3 = 4/3 (place 2); G 0 (4)
+    # A 5/3 + 0   = 5/3, score 60, places 3/2 3 -> 9/4
+    # B 5/3 + 4/3 = 3,   score 90, places 3/2 2 -> 7/4
+    # C 2/3 + 4/3 = 2,   score 70, places 3 2   -> 5/2
+    # D 0 + 4/3   = 4/3, score 50, places 4 2   -> 3
+    # E 0 + 2     = 2,   score 50, places 3 1   -> 2
+    # F 2 + 1     = 3,   score 60, places 1 2   -> 3/2
+    # G 1 + 0     = 1,   score 30, places 2 4   -> 3
+    # B and F tie on 3 points: B has the higher total score;
+    # C and E on exactly 2 (2/3 + 4/3 is 2, no rounding): C has the higher total score
     got = [
         (r.rank, r.player_id, r.match_points, r.tiebreaks["total_score"], r.tiebreaks["average_place"]) for r in rows
     ]
     assert got == [
-        (1, "B", 4.5, 90, 1.75),
-        (2, "C", 3, 70, 2.5),
-        (3, "F", 3, 60, 1.5),
-        (4, "A", 2.5, 60, 2.25),
-        (5, "E", 2, 50, 2),
-        (6, "D", 2, 50, 3),
+        (1, "B", 3, 90, F(7, 4)),
+        (2, "F", 3, 60, F(3, 2)),
+        (3, "C", 2, 70, F(5, 2)),
+        (4, "E", 2, 50, 2),
+        (5, "A", F(5, 3), 60, F(9, 4)),
+        (6, "D", F(4, 3), 50, 3),
         (7, "G", 1, 30, 3),
     ]
+    assert all(isinstance(r.match_points, F) for r in rows)  # exact, never a float
     assert [r.player_id for r in rows if r.dropped] == ["D"]
     assert all(r.games_played == 2 for r in rows)
     assert tuple(rows[0].tiebreaks) == OH_HELL_TIEBREAKS
 
 
+# The README's worked example: round 1 seats seven players at a table of 3
+# and a table of 4; in round 2 one table plays and one ends before its first hand.
+ROUND_1 = [
+    oh(1, 1, ["Ann", "Bob", "Cat"], [60, 40, 20]),
+    oh(1, 2, ["Dan", "Eve", "Fay", "Gus"], [90, 70, 50, 30]),
+]
+ROUND_2 = [
+    oh(2, 1, ["Bob", "Cat", "Eve", "Fay"], [10, 40, 30, 20]),
+    not_played(2, 2, ["Ann", "Dan", "Gus"]),
+]
+
+
+def test_the_winners_of_a_table_of_3_and_of_a_table_of_4_both_get_2():
+    rows = oh_hell_standings(ROUND_1)
+    # table of 3: Ann 2, Bob 1, Cat 0; table of 4: Dan 2, Eve 4/3, Fay 2/3, Gus 0
+    # Dan and Ann on 2: Dan's 90 beats Ann's 60; Cat and Gus on 0: Gus's 30 beats Cat's 20
+    assert [(r.rank, r.player_id, r.match_points) for r in rows] == [
+        (1, "Dan", 2),
+        (2, "Ann", 2),
+        (3, "Eve", F(4, 3)),
+        (4, "Bob", 1),
+        (5, "Fay", F(2, 3)),
+        (6, "Gus", 0),
+        (7, "Cat", 0),
+    ]
+
+
+def test_a_table_not_played_counts_for_nobody_at_it():
+    rows = oh_hell_standings(ROUND_1 + ROUND_2)
+    # round 2, table of 4: Cat 2 (place 1), Eve 4/3 (2), Fay 2/3 (3), Bob 0 (4)
+    # Ann, Dan and Gus: nothing (equal totals of 0 would have given them 1 each)
+    # Eve 4/3 + 4/3 = 8/3, 100, places 2 2 -> 2
+    # Dan 2, 90, place 1; Ann 2, 60, place 1; Cat 0 + 2 = 2, 60, places 3 1 -> 2
+    # Fay 2/3 + 2/3 = 4/3, 70, places 3 3 -> 3; Bob 1 + 0 = 1, 50, places 2 4 -> 3; Gus 0, 30, place 4
+    # Ann and Cat tie on 2 and 60: Ann's average place 1 beats Cat's 2
+    got = [(r.rank, r.player_id, r.match_points, r.tiebreaks["average_place"], r.games_played) for r in rows]
+    assert got == [
+        (1, "Eve", F(8, 3), 2, 2),
+        (2, "Dan", 2, 1, 1),
+        (3, "Ann", 2, 1, 1),
+        (4, "Cat", 2, 2, 2),
+        (5, "Fay", F(4, 3), 3, 2),
+        (6, "Bob", 1, 3, 2),
+        (7, "Gus", 0, 4, 1),
+    ]
+    by_id = {r.player_id: r for r in rows}
+    assert by_id["Dan"].tiebreaks["total_score"] == 90  # nothing added by the table not played
+
+
+def test_a_player_whose_only_table_was_not_played_has_no_game_and_no_place():
+    rows = oh_hell_standings([oh(1, 1, ["A", "B", "C"], [3, 2, 1]), not_played(1, 2, ["D", "E", "F"])])
+    by_id = {r.player_id: r for r in rows}
+    for pid in "DEF":
+        assert (by_id[pid].match_points, by_id[pid].games_played, by_id[pid].tiebreaks) == (
+            0,
+            0,
+            {"total_score": 0, "average_place": None},
+        )
+    # C (0 points, 1 score, place 3) is above them: nobody gains from a table not played
+    assert [(r.rank, r.player_id) for r in rows] == [(1, "A"), (2, "B"), (3, "C"), (4, "D"), (4, "E"), (4, "F")]
+
+
+def test_ranked_by_total_score_then_average_place():
+    rows = oh_hell_standings(ROUND_1 + ROUND_2, points=TOTAL_SCORE)
+    # scores: Eve 70 + 30 = 100, Dan 90, Fay 50 + 20 = 70, Ann 60 (place 1), Cat 20 + 40 = 60 (places 3 1: 2),
+    # Bob 40 + 10 = 50, Gus 30; Ann above Cat on average place
+    assert [(r.rank, r.player_id, r.match_points, r.tiebreaks) for r in rows] == [
+        (1, "Eve", 100, {"average_place": 2}),
+        (2, "Dan", 90, {"average_place": 1}),
+        (3, "Fay", 70, {"average_place": 3}),
+        (4, "Ann", 60, {"average_place": 1}),
+        (5, "Cat", 60, {"average_place": 2}),
+        (6, "Bob", 50, {"average_place": 3}),
+        (7, "Gus", 30, {"average_place": 4}),
+    ]
+    assert tuple(rows[0].tiebreaks) == TOTAL_SCORE_TIEBREAKS
+    assert [r.games_played for r in rows] == [2, 1, 2, 1, 2, 2, 1]
+
+
+def test_total_score_ties_on_everything_share_the_rank():
+    rows = oh_hell_standings([oh(1, 1, ["A", "B", "C"], [10, 10, 5])], players=["B", "A", "C", "Z"], points=TOTAL_SCORE)
+    # A and B: 10, place 3/2; C 5, place 3; Z no table (last, no average place)
+    assert [(r.rank, r.player_id, r.match_points, r.tiebreaks["average_place"]) for r in rows] == [
+        (1, "B", 10, F(3, 2)),
+        (1, "A", 10, F(3, 2)),
+        (3, "C", 5, 3),
+        (4, "Z", 0, None),
+    ]
+
+
 def test_oh_hell_full_tie_shares_the_rank():
     rows = oh_hell_standings([oh(1, 1, ["A", "B", "C"], [10, 10, 5])], players=["B", "A", "C", "Z"])
-    # A and B: (2 + 1) / 2 = 1.5 points, 10, place 1.5; C 0, place 3; Z no table
+    # A and B: (2 + 1) / 2 = 3/2 points, 10, place 3/2; C 0, place 3; Z no table
     assert [(r.rank, r.player_id, r.match_points, r.tiebreaks["average_place"]) for r in rows] == [
-        (1, "B", 1.5, 1.5),
-        (1, "A", 1.5, 1.5),
+        (1, "B", F(3, 2), F(3, 2)),
+        (1, "A", F(3, 2), F(3, 2)),
         (3, "C", 0, 3),
         (4, "Z", 0, None),
     ]
@@ -265,3 +434,10 @@ def test_oh_hell_input_errors():
         oh_hell_standings([oh(1, 1, ["A", "B", "C"], [1, 2])])
     with pytest.raises(ValueError, match="Round 1: player 'A' appears more than once"):
         oh_hell_standings([oh(1, 1, ["A", "B", "C"], [1, 2, 3]), oh(1, 2, ["A", "D", "E"], [1, 2, 3])])
+    # a table not played still seats its players that round
+    with pytest.raises(ValueError, match="Round 1: player 'A' appears more than once"):
+        oh_hell_standings([oh(1, 1, ["A", "B", "C"], [1, 2, 3]), not_played(1, 2, ["A", "D", "E"])])
+    with pytest.raises(ValueError, match='"played" must be true or false'):
+        oh_hell_standings([{**oh(1, 1, ["A", "B", "C"], [1, 2, 3]), "played": "no"}])
+    with pytest.raises(ValueError, match="points must be one of"):
+        oh_hell_standings([], points="wins")

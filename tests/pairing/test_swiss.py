@@ -278,3 +278,27 @@ def test_tiny_and_bad_fields():
     assert alone.pairs == [] and alone.bye_id == "A"
     with pytest.raises(ValueError, match="once"):
         pair_swiss_round([sp("A"), sp("A")])
+
+
+def test_a_table_not_played_is_no_game_and_its_two_may_be_paired_again():
+    """As FIDE treats a double forfeit: no points, no seat, and no meeting."""
+    ids = ["A", "B", "C", "D"]
+    results = [{"round": 1, "a": "A", "b": "B", "played": False}, {"round": 1, "a": "C", "b": "D", "played": False}]
+    players = swiss_players(results, players=ids)
+    assert [(p.points, p.opponents, p.seat1, p.seat2, p.last_seat) for p in players] == [
+        (0, frozenset(), 0, 0, None)
+    ] * 4
+    pairing = pair_swiss_round(players)
+    # all on 0 in seed order: A-B and C-D again, and that is no rematch
+    assert set(map(frozenset, pairing.pairs)) == {frozenset("AB"), frozenset("CD")}
+    assert pairing.rematches == []
+    # had they been draws, A and B would have met: A would play C or D
+    drawn = [{"round": 1, "a": a, "b": b, "winner": None} for a, b in (("A", "B"), ("C", "D"))]
+    assert [p.points for p in swiss_players(drawn, players=ids)] == [1, 1, 1, 1]
+    assert frozenset("AB") not in set(map(frozenset, pair_swiss_round(swiss_players(drawn, players=ids)).pairs))
+
+
+def test_two_players_whose_table_was_not_played_meet_without_a_rematch():
+    players = swiss_players([{"round": 1, "a": "A", "b": "B", "played": False}], players=["A", "B"])
+    pairing = pair_swiss_round(players)
+    assert set(pairing.pairs[0]) == {"A", "B"} and pairing.rematches == []

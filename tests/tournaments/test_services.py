@@ -5,7 +5,8 @@ from tests/conftest.py, as a current page sends them).
 
 Expected match points are worked out by hand from the rules in
 scorekeeper/tournaments/__init__.py (win 2, draw 1, loss 0, bye 2; Oh Hell:
-place p of k earns k - p, ties share), from the results each test decides
+place p of k earns 2 * (k - p) / (k - 1), ties share; a table ended before
+its first hand is no game), from the results each test decides
 itself ("the player registered first wins"), never read back from the
 standings code.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -322,7 +324,7 @@ def test_an_eight_player_spades_swiss_from_registration_to_final_standings(organ
     r3_tables = tables_of(r3)
 
     # Table 1 is ended early after one hand (51 to 52: seat 2 leads and wins);
-    # table 2 is ended before any hand (0 to 0: a draw). The rest play on.
+    # table 2 is ended before any hand: not played, no game (not a draw). The rest play on.
     first = r3_tables[0]
     play(first.match, {"bids": [5, 5], "tricks": [6, 7]})
     ending.end_table_early(table_id=first.pk, actor=me)
@@ -334,8 +336,7 @@ def test_an_eight_player_spades_swiss_from_registration_to_final_standings(organ
     bid(second.match, {"bids": [3, 3]})
     ended = ending.end_table_early(table_id=second.pk, actor=me)
     assert (ended.status, ended.winners, ended.totals, ended.pending_bidding) == ("finished", [0, 1], [0, 0], None)
-    a, b = (name_of(p) for p in seat_ids(second))
-    games.append((3, a, b, None))
+    not_played = frozenset(name_of(p) for p in seat_ids(second))
     for table in r3_tables[2:]:
         winner = play_two_player(table, spades_win)
         a, b = (name_of(p) for p in seat_ids(table))
@@ -344,7 +345,7 @@ def test_an_eight_player_spades_swiss_from_registration_to_final_standings(organ
         diff[b if name_of(winner) == a else a] -= 81
 
     # Never a rematch.
-    pairs = [frozenset((a, b)) for _r, a, b, _w in games]
+    pairs = [frozenset((a, b)) for _r, a, b, _w in games] + [not_played]
     assert len(pairs) == len(set(pairs)) == 4 + 3 + 3
 
     # Final standings, worked out from the results above.
@@ -471,17 +472,23 @@ def test_a_six_player_sixty_six_round_robin_with_a_drop(organiser):
 # ----------------------------------------------------------------- Oh Hell
 
 
-def oh_hell_points(k: int) -> tuple[float, float]:
+def oh_hell_points(k: int) -> tuple[Fraction, Fraction]:
     """At a table of k where one player wins and the rest tie: the winner's
-    placement points (k - 1) and each other player's share of places 2..k."""
-    return k - 1, sum(k - p for p in range(2, k + 1)) / (k - 1)
+    placement points, 2 * (k - 1) / (k - 1) = 2, and each other player's
+    share of places 2..k (the mean of 2 * (k - p) / (k - 1) over them)."""
+    return Fraction(2), sum(Fraction(2 * (k - p), k - 1) for p in range(2, k + 1)) / (k - 1)
+
+
+def as_shown(points: dict) -> dict:
+    """Exact points as the standings show them: whole, or two decimals at most."""
+    return {n: int(v) if v == int(v) else round(float(v), 2) for n, v in points.items()}
 
 
 def test_a_thirteen_player_oh_hell_event_in_seated_rounds(organiser):
     me = actor_of(organiser)
     names = [f"H{i:02d}" for i in range(1, 14)]
     t = new_tournament(organiser, "ohhell", "seated", names, rounds=3, table_size=7, options={"schedule": "up"})
-    expected: dict[str, float] = defaultdict(float)
+    expected: dict[str, Fraction] = defaultdict(Fraction)
     met: dict[frozenset, int] = defaultdict(int)
 
     def record_table(table, ids, star):
@@ -502,37 +509,39 @@ def test_a_thirteen_player_oh_hell_event_in_seated_rounds(organiser):
         star = play_oh_hell(table)
         assert Match.objects.get(pk=table.match_id).hands_played == {7: 7, 6: 8}[len(ids)]
         record_table(table, ids, star)
-    # Winner of a 7-table: 6 points; the other six share places 2-7: 15 / 6 = 2.5.
-    # Winner of a 6-table: 5; the other five share places 2-6: 10 / 5 = 2.
-    assert points(t) == dict(expected)
-    assert sorted(expected.values()) == [2] * 5 + [2.5] * 6 + [5, 6]
-    # Ranks: the winner at 7 (6 points), the winner at 6 (5), the six others at 7
-    # (2.5 each, 70 points in 7 hands, average place 4.5: a shared 3rd), the five
-    # others at 6 (2 each: a shared 9th).
+    # Winner of a 7-table: 2 points; the other six share places 2-7:
+    # (10 + 8 + 6 + 4 + 2 + 0) / 6 / 6 = 5/6 each.
+    # Winner of a 6-table: 2 too; the other five share places 2-6: (8 + 6 + 4 + 2 + 0) / 5 / 5 = 4/5.
+    assert points(t) == as_shown(expected)
+    assert sorted(expected.values()) == [Fraction(4, 5)] * 5 + [Fraction(5, 6)] * 6 + [2, 2]
+    # Ranks: both winners have 2; the winner at 6 scored 10 * 8 + (1 + ... + 8) = 116
+    # in 8 hands, the winner at 7 10 * 7 + (1 + ... + 7) = 98 in 7: the winner at 6
+    # is first. Then the six others at 7 (5/6 each, 70 points, average place 4.5:
+    # a shared 3rd), the five others at 6 (4/5 each: a shared 9th).
     by_table = {len(seat_ids(table)): seat_ids(table) for table in tables_of(r1)}
     star7, star6 = (min(by_table[k], key=order_key) for k in (7, 6))
     expected_ranks = {name_of(p): 3 for p in by_table[7]} | {name_of(p): 9 for p in by_table[6]}
-    expected_ranks |= {name_of(star7): 1, name_of(star6): 2}
+    expected_ranks |= {name_of(star6): 1, name_of(star7): 2}
     assert ranks(t) == expected_ranks
     assert standings_by_name(t)[name_of(star7)].tiebreaks == [10 * 7 + (1 + 2 + 3 + 4 + 5 + 6 + 7), 1]
 
     # A non-winner drops: 12 players, two tables of 6.
-    dropped = next(n for n in names if expected[n] < 5)
+    dropped = next(n for n in names if expected[n] < 2)
     services.drop_entrant(tournament_id=t.pk, entrant_id=Entrant.objects.get(player__name=dropped).pk, actor=me)
     r2, _tokens = start_round(t, organiser)
     assert sorted(len(table) for table in r2.proposal) == [6, 6]
     assert pid(dropped) not in [p for table in r2.proposal for p in table]
     r2_tables = tables_of(r2)
-    # Table 1 plays out; table 2 is ended before its first hand: all six tie
-    # at 0 and share places 1-6: (5 + 4 + 3 + 2 + 1 + 0) / 6 = 2.5 each.
+    # Table 1 plays out; table 2 is ended before its first hand: not played,
+    # so its six get nothing and no game (not a shared place 1-6 worth 1 each).
     ids = seat_ids(r2_tables[0])
     record_table(r2_tables[0], ids, play_oh_hell(r2_tables[0]))
     ending.end_table_early(table_id=r2_tables[1].pk, actor=me)
     ended = Match.objects.get(pk=r2_tables[1].match_id)
     assert ended.winners == [0, 1, 2, 3, 4, 5] and ended.status == "finished"
-    for p in seat_ids(r2_tables[1]):
-        expected[name_of(p)] += 2.5
-    assert points(t) == dict(expected)
+    assert points(t) == as_shown(expected)
+    rows = standings_by_name(t)
+    assert {rows[name_of(p)].games_played for p in seat_ids(r2_tables[1])} == {1}
 
     # A late entry before round 3: 13 again.
     services.register_players(tournament_id=t.pk, text="Latecomer", actor=me)
@@ -547,14 +556,13 @@ def test_a_thirteen_player_oh_hell_event_in_seated_rounds(organiser):
         for p in ids:
             expected[name_of(p)] += win if p == star else share
     final = standings_by_name(t)
-    assert {n: r.match_points for n, r in final.items()} == dict(expected)
+    assert {n: r.match_points for n, r in final.items()} == as_shown(expected)
     assert final[dropped].dropped and final[dropped].games_played == 1
     assert final["Latecomer"].games_played == 1
-    # Ranked by match points first.
-    for x in final.values():
-        for y in final.values():
-            if x.match_points > y.match_points:
-                assert x.rank < y.rank
+    # Ranked by match points first (exactly: the shown ones are rounded).
+    for x, y in ((x, y) for x in final for y in final):
+        if expected[x] > expected[y]:
+            assert final[x].rank < final[y].rank, (x, y)
     t.refresh_from_db()
     assert t.status == "finished"
 

@@ -68,6 +68,7 @@ FIELD_FOR_CODE = {
     "round_minutes": "round_minutes",
     "table_size": "table_size",
     "options": "options",
+    "oh_hell_points": "oh_hell_points",
 }
 
 
@@ -95,7 +96,9 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             "is_public": (data.get("is_public") is not None) if posted else True,
             "confirm_hands": (data.get("confirm_hands") is not None) if posted else True,
             "seed_by_rating": (data.get("seed_by_rating") is not None) if posted else False,
+            "oh_hell_points": data.get("oh_hell_points", Tournament.OhHellPoints.PLACEMENT),
         },
+        "oh_hell_points": Tournament.OhHellPoints.choices,
         "seated": formats_for(game_id) == SEATED_FORMATS,
         "options": [(o, parsed.values[o.name] if posted else o.default) for o in spec.options],
         "errors": {},
@@ -121,6 +124,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             is_public=context["values"]["is_public"],
             confirm_hands=context["values"]["confirm_hands"],
             seed_by_rating=context["values"]["seed_by_rating"],
+            oh_hell_points=context["values"]["oh_hell_points"],
             actor=Actor.organiser(request.user),
         )
     except ServiceError as e:
