@@ -317,7 +317,10 @@ def test_table_cards_say_who_starts_in_the_games_words_and_finished_tables_lose_
     expect(cards).to_have_count(2)
     for i in range(2):
         first = cards.nth(i).locator(".seats li").first.inner_text()
-        expect(cards.nth(i).locator(".hint")).to_have_text(f"Scan to score this table. {first} (seat 1) deals first.")
+        expect(cards.nth(i).locator(".hint")).to_have_text(
+            "Each player scans their own code. A hand entered on one phone is checked on the other. "
+            f"{first} (seat 1) deals first."
+        )
     assert cards.first.bounding_box()["y"] < page.locator("#about-links").bounding_box()["y"]
     shot("mends-cards-sixtysix")
     # Table 1 finishes (one deal to 1 point): its link buttons go, table 2 keeps them.

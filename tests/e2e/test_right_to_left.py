@@ -190,7 +190,7 @@ def test_tournament_pages_in_a_right_to_left_language(app, shot, axe_check, lang
     tournaments.register_players(tournament_id=t.pk, text="\n".join(NAMES7 + ["Hal", "Ivy"]), actor=actor)
     rnd = tournaments.propose_round(tournament_id=t.pk, actor=actor)
     tokens = tournaments.publish_round(round_id=rnd.pk, actor=actor)
-    match_id = rnd.tables.get(pk=min(tokens)).match_id
+    match_id = rnd.tables.get(pk=min(tokens)).match_id  # tokens: {table: [side A's, side B's]}
     play(app.match(match_id), {"bids": [4, 5], "tricks": [2, 11]}, actor=actor)  # Ann -40, Bob +56
     page.goto(f"/tournaments/{t.pk}/")
     choose(app, lang)
