@@ -194,3 +194,21 @@ def test_error_pages_speak_urdu_and_sindhi():
         assert "Page not found" not in body
         bad_host = Client().get("/", HTTP_HOST="evil.example", HTTP_ACCEPT_LANGUAGE=language)
         assert f'lang="{language}"' in bad_host.content.decode()
+
+
+@pytest.mark.django_db
+def test_cards_drawn_on_the_laptop_itself_carry_the_address_the_phones_reach(organiser, settings):
+    """The organiser prints the cards from http://127.0.0.1:8000 on the
+    laptop; the codes must open on a phone on the Wi-Fi."""
+    from tests.tournaments.helpers import make, publish_next
+
+    settings.JOIN_URL = "http://192.168.1.20:8000"
+    t = make(organiser, ["Ann", "Bob"], rounds=1)
+    publish_next(t, organiser)
+    screen = Client()
+    screen.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    on_laptop = screen.get(f"/tournaments/{t.pk}/cards/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert on_laptop.count("http://192.168.1.20:8000/l/") == 2 and "http://127.0.0.1:8000/l/" not in on_laptop
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "scores.club.lan"]
+    by_name = screen.get(f"/tournaments/{t.pk}/cards/", HTTP_HOST="scores.club.lan").content.decode()
+    assert by_name.count("http://scores.club.lan/l/") == 2  # a name the phones use is kept

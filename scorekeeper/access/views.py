@@ -21,7 +21,7 @@ from . import services
 from .decorators import organiser_required
 from .links import find_link, grant, token_for
 from .permissions import closed_message
-from .qr import qr_svg
+from .qr import phone_url, qr_svg
 
 UNPROCESSABLE = 422
 USERNAME_MAX = 150
@@ -98,7 +98,7 @@ def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     match.refresh_from_db()
     links = []
     for link in match.access_links.all():
-        url = request.build_absolute_uri(reverse("open_link", args=[token_for(link)])) if link.is_active else None
+        url = phone_url(request, reverse("open_link", args=[token_for(link)])) if link.is_active else None
         new = new_link is not None and link.pk == new_link.pk
         links.append({"link": link, "url": url, "qr": qr_svg(url) if url and not new else None, "new": new})
     new = next((item for item in links if item["new"]), None)

@@ -50,9 +50,10 @@ ORGANISER_ONLY = {
     "match_json",
 }
 READS = {"match", "match_changed"}
-# The other side's check of a hand saved before the end changes no result:
-# a device may still answer it after the end (tests/matches/test_confirmation.py).
-AFTER_THE_END = {"check_hand"}
+# The other side's check: refused like every write once the match counts or
+# was ended; while a match over still waits for checks, the only write its
+# links may make (tests/tournaments/test_table_sides.py).
+CHECKS = {"check_hand"}
 
 
 def _match_url_names() -> set[str]:
@@ -66,7 +67,7 @@ def _match_url_names() -> set[str]:
 
 
 def test_every_match_url_is_classified():
-    assert _match_url_names() == DEVICE_WRITES | ORGANISER_ONLY | READS | AFTER_THE_END
+    assert _match_url_names() == DEVICE_WRITES | ORGANISER_ONLY | READS | CHECKS
 
 
 # ---------------------------------------------------------------- the writes
@@ -107,6 +108,8 @@ def _requests(match: Match) -> list[tuple[str, str, str, dict]]:
         ("edit_preview", "POST-HX", f"{m}/hands/1/preview/", edit),
         ("undo_hand", "GET", f"{m}/undo/", {}),
         ("undo_hand", "POST", f"{m}/undo/", version),
+        ("check_hand", "GET", f"{m}/hands/1/check/", {}),
+        ("check_hand", "POST", f"{m}/hands/1/check/", {"verdict": "correct", "client_key": "c" * 32, **version}),
         ("history", "POST", f"{m}/history/", {"event": "1", "which": "before", **version}),
         ("match_action", "POST", f"{m}/reopen/", {"links_write": "yes"}),
         ("match_action", "POST", f"{m}/abandon/", {}),
@@ -119,7 +122,7 @@ def _requests(match: Match) -> list[tuple[str, str, str, dict]]:
         ("match_csv", "GET", f"{m}/sheet.csv", {}),
         ("match_json", "GET", f"{m}/export.json", {}),
     ]
-    assert {name for name, *_ in requests} == DEVICE_WRITES | ORGANISER_ONLY
+    assert {name for name, *_ in requests} == DEVICE_WRITES | ORGANISER_ONLY | CHECKS
     return requests
 
 
@@ -142,7 +145,7 @@ def assert_device_refused(device: Client, match: Match, message: str) -> None:
     for name, method, url, data in _requests(match):
         response = _send(device, method, url, data)
         assert response.status_code == 403, (name, method, response.status_code, text_of(response)[:300])
-        if name in DEVICE_WRITES:
+        if name in DEVICE_WRITES | CHECKS:
             assert message in text_of(response), (name, method, text_of(response)[:300])
         assert db_state() == before, (name, method)
     # The sheet offers this device nothing to change: no form, no Undo, no Edit.

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from ...access.decorators import tournament_organiser_required
-from ...access.qr import qr_svg
+from ...access.qr import phone_url, qr_svg
 from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import shown_spec, shown_specs
@@ -308,7 +308,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
             sides = []
             for side in links.SIDES:
                 token = tokens.get(table.id, {}).get(side)
-                url = request.build_absolute_uri(reverse("open_link", args=[token])) if token else None
+                url = phone_url(request, reverse("open_link", args=[token])) if token else None
                 # Whose phone scans it: at a table of two, each player's; else any two phones, A and B.
                 who = table.seats[side].name if len(table.seats) == 2 else None
                 sides.append(
