@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from ..i18n import bids_a_contract, plays_deals
 from ..models import AuditEvent
@@ -118,7 +118,14 @@ OTHER_ACTIONS = {
 # the reader's language.
 TABLE_LINK = gettext_noop("table %(t)d, round %(r)d")
 TABLE_SIDE_LINK = gettext_noop("table %(t)d, round %(r)d, side %(s)s")
-SIDE_LETTERS = "AB"
+SIDE_LETTERS = "AB"  # stored; shown in the reader's letters (side_letter)
+
+
+def side_letter(side: int) -> str:
+    """A side of a tournament table as the reader names it: A and B in English."""
+    return (pgettext("the first side of a table", "A"), pgettext("the second side of a table", "B"))[side]
+
+
 _TABLE_LINK = re.compile(r"table (\d+), round (\d+)(?:, side ([AB]))?( · .*)?", re.S)
 
 
@@ -136,7 +143,7 @@ def label_words(stored: str) -> str:
         return stored
     t, r = plain_int(found[1]), plain_int(found[2])
     if found[3]:
-        return _(TABLE_SIDE_LINK) % {"t": t, "r": r, "s": found[3]} + (found[4] or "")
+        return _(TABLE_SIDE_LINK) % {"t": t, "r": r, "s": side_letter(SIDE_LETTERS.index(found[3]))} + (found[4] or "")
     return _(TABLE_LINK) % {"t": t, "r": r} + (found[4] or "")
 
 

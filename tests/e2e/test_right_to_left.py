@@ -297,7 +297,7 @@ def test_no_english_left(app, lang):
     app.tap(page.locator(f'main form[action$="/rounds/{c_round.pk}/publish/"] button[type=submit]'))
     expect(page).to_have_url(re.compile(rf"/tournaments/{c.pk}/"))
     c_table = Table.objects.filter(round=c_round).order_by("number").first()
-    c_token = token_for(AccessLink.objects.get(match_id=c_table.match_id))
+    c_token = token_for(AccessLink.objects.get(match_id=c_table.match_id, side=0))
     ann = Player.objects.get(name="Ann")
 
     for url in (

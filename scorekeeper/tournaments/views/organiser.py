@@ -26,7 +26,7 @@ from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import shown_spec, shown_specs
 from ...matches.forms import parse_options
-from ...matches.wording import SIDE_LETTERS
+from ...matches.wording import side_letter
 from ...models import Entrant, Round, Table, Tournament
 from ...numbers import plain_int, typed
 from ...scoring import GAMES, get_game
@@ -312,7 +312,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
                 # Whose phone scans it: at a table of two, each player's; else any two phones, A and B.
                 who = table.seats[side].name if len(table.seats) == 2 else None
                 sides.append(
-                    {"letter": SIDE_LETTERS[side], "who": who, "url": url, "qr": qr_svg(url, scale=3) if url else None}
+                    {"letter": side_letter(side), "who": who, "url": url, "qr": qr_svg(url, scale=3) if url else None}
                 )
             missing += any(s["url"] is None for s in sides)
             cards.append({"table": table, "sides": sides})
