@@ -9,7 +9,12 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    from config.secret_key import NoSecretKey
+
+    try:
+        execute_from_command_line(sys.argv)
+    except NoSecretKey as refusal:  # a plain message, not a traceback
+        sys.exit(f"Scorekeeper cannot start. {refusal}")
 
 
 if __name__ == "__main__":

@@ -245,13 +245,13 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
     workers = args.workers or (3 if args.two_servers else WORKERS[kind])
     ports = [free_port() for _ in range(2 if args.two_servers else 1)]
     hosts = [f"http://127.0.0.1:{port}" for port in ports]
-    logs = [tmp / f"gunicorn-{port}.log" for port in ports]
-    gunicorn = [str(BIN / "gunicorn"), "config.wsgi:application", "--worker-class", "sync", "--workers", str(workers)]
-    gunicorn += ["--timeout", "60", "--graceful-timeout", "5", "--error-logfile", "-", "--bind"]
-    servers = [start([*gunicorn, f"127.0.0.1:{p}"], server_env, lg, stack) for p, lg in zip(ports, logs, strict=True)]
+    logs = [tmp / f"{args.server}-{port}.log" for port in ports]
+    servers = [
+        start(server_command(args.server, workers, p), server_env, lg, stack) for p, lg in zip(ports, logs, strict=True)
+    ]
     for host, server, server_log in zip(hosts, servers, logs, strict=True):
         wait_ready(host, server, server_log)
-    print(f"  gunicorn: {' and '.join(hosts)}, {workers} sync workers each", flush=True)
+    print(f"  {server_label(args.server, workers)}: {' and '.join(hosts)}", flush=True)
 
     users = tables + second + args.tables  # devices and spectators
     event = locust(args, tmp, hosts, servers, "event", ["TableDevice", "Spectator"], users)
@@ -276,6 +276,51 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
         "pgbouncer_log": scan([tmp / "pgbouncer.log"], (" ERROR ", " WARNING ", " FATAL ")) if args.pgbouncer else None,
         "standings": standings,
     }
+
+
+def server_command(server: str, workers: int, port: int) -> list[str]:
+    """The app under one of the candidate servers, ``workers`` requests at a
+    time: gunicorn's sync workers, granian's workers (one blocking thread
+    each, as sync workers), or waitress's threads in one process."""
+    app = "config.wsgi:application"
+    if server == "granian":
+        return [str(BIN / "granian"), "--interface", "wsgi", "--workers", str(workers), "--blocking-threads", "1"] + [
+            "--no-ws",
+            "--log-level",
+            "warning",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            app,
+        ]
+    if server == "waitress":
+        # Its default of 100 connections would queue the event's 1,100 clients.
+        return [
+            PYTHON,
+            "-m",
+            "waitress",
+            f"--listen=127.0.0.1:{port}",
+            f"--threads={workers}",
+            "--connection-limit=2000",
+            app,
+        ]
+    return [str(BIN / "gunicorn"), app, "--worker-class", "sync", "--workers", str(workers), "--timeout", "60"] + [
+        "--graceful-timeout",
+        "5",
+        "--error-logfile",
+        "-",
+        "--bind",
+        f"127.0.0.1:{port}",
+    ]
+
+
+def server_label(server: str, workers: int) -> str:
+    return {
+        "gunicorn": f"gunicorn, {workers} sync workers",
+        "granian": f"granian, {workers} workers of one blocking thread",
+        "waitress": f"waitress, one process of {workers} threads",
+    }[server]
 
 
 def label(kind: str, args) -> str:
@@ -462,7 +507,7 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     stats = {**ev["stats"], **cap["stats"]}
     out = [
         "",
-        f"=== {label(r['kind'], args)}: gunicorn {r['workers']} sync workers x {len(r['hosts'])} server(s); "
+        f"=== {label(r['kind'], args)}: {server_label(args.server, r['workers'])} x {len(r['hosts'])} server(s); "
         f"{args.tables} tables ({args.tables + args.tables // 10} devices), {args.tables} spectators; "
         f"{args.seconds:g} s event",
         f"{'kind':<44}{'requests':>9}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}",
@@ -503,7 +548,8 @@ def report(r: dict, args) -> tuple[list[str], bool]:
         c = phase["cpu"]
         pg = f", postgres {c['postgres']:.2f} (all its processes)" if r["kind"] == "postgres" else ""
         out.append(
-            f"CPU, {name} (cores of {os.cpu_count()}): gunicorn {c['gunicorn']:.2f}, locust {c['locust']:.2f}{pg}; "
+            f"CPU, {name} (cores of {os.cpu_count()}): {args.server} {c['gunicorn']:.2f}, "
+            f"locust {c['locust']:.2f}{pg}; "
             f"machine busy {c['busy']:.0%}; afterwards the servers took {phase['drained']:.1f} s to answer their queue"
         )
         out += [f"  locust: {w.strip()}" for w in phase["warnings"][:2]]
@@ -557,6 +603,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--only", choices=("sqlite", "postgres"), help="one database only")
+    p.add_argument(
+        "--server",
+        choices=("gunicorn", "granian", "waitress"),
+        default="gunicorn",
+        help="the WSGI server (default gunicorn; bin/run serves with granian: README, 'Which server')",
+    )
     p.add_argument("--seconds", type=float, default=60, help="length of the event, default 60")
     p.add_argument(
         "--tables", type=int, default=500, help="tables (as many spectators), default 500; fewer: a smoke test"

@@ -1,11 +1,19 @@
-"""Scorekeeper settings, driven by the environment.
+"""Scorekeeper settings, driven by the environment (README, "Settings").
 
 DATABASE_URL  default: SQLite file db.sqlite3 in the project folder
 REDIS_URL     a shared cache for several app servers (default: files in
               CACHE_DIR, .cache/django in the project folder)
-SECRET_KEY    required when DEBUG is off
-DEBUG         "1"/"true" to turn on (default on for local use)
-ALLOWED_HOSTS comma-separated (default: localhost names)
+SECRET_KEY    default: the key file beside the SQLite database, made on the
+              first run (config/secret_key.py); SECRET_KEY_FILE names
+              another file. Required (the same on every app server) with
+              another database.
+DEBUG         "1"/"true" for a developer's machine only (default off)
+ADDRESS       where the server listens (default 127.0.0.1:8000); 0.0.0.0:PORT
+              lets the phones on the network join, and this computer's
+              network addresses are then allowed hosts (config/network.py)
+ALLOWED_HOSTS comma-separated, added to those ADDRESS allows
+HTTPS         "1" when the app is reached over https:// (directly or through
+              BEHIND_HTTPS_PROXY): secure cookies, HSTS, redirects to https
 TRUSTED_PROXY_COUNT  reverse proxies in front (default 0: X-Forwarded-For ignored)
 SESSION_IDLE_HOURS   an organiser's login ends after this long unused (default 12)
 LANGUAGES     comma-separated, from en, ur, sd (default all three); "en"
@@ -19,6 +27,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from . import network, secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -29,15 +39,13 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("Set SECRET_KEY when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+DEBUG = env_bool("DEBUG", False)
 
-ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
+ADDRESS = os.environ.get("ADDRESS", network.DEFAULT_ADDRESS)
+# "Phones join at ...": shown to organisers when the server listens on the network.
+JOIN_URL = network.join_url(ADDRESS)
+ALLOWED_HOSTS = network.allowed_hosts(ADDRESS) + [
+    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()
 ]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
@@ -139,6 +147,27 @@ else:
     # can sit in front; Django prepares no statements either.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
+# The key to every scoring link and signed cookie: this server's own, never
+# one written in the source. With SQLite it lives beside the database (made
+# on the first run; keep it with the database), with another database it
+# must be given (the same on every app server).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATA_DIR = Path(DATABASES["default"]["NAME"]).resolve().parent
+else:
+    DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR))
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    key_file = os.environ.get("SECRET_KEY_FILE")
+    if key_file is None and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        raise secret_key.NoSecretKey(
+            "No SECRET_KEY: with a database other than SQLite, set SECRET_KEY (the same on every app server) "
+            "or SECRET_KEY_FILE (a file that holds it, made there if missing)."
+        )
+    SECRET_KEY = secret_key.read_or_create(Path(key_file) if key_file else DATA_DIR / secret_key.KEY_FILE_NAME)
+# Copies of the SQLite database made while an event runs (scorekeeper/backups/copies.py).
+DATABASE_COPIES_DIR = Path(os.environ.get("DATABASE_COPIES_DIR", DATA_DIR / "backups"))
+DATABASE_COPIES_KEPT = 20
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -194,7 +223,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Production hardening (DEBUG off): HTTPS only, secure cookies, HSTS.
+# Cookies and headers. Over https (HTTPS below): secure cookies and HSTS too;
 # SECURE_SSL_REDIRECT=0 when a proxy in front already redirects.
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True  # htmx reads the token from the page (base.html hx-headers), no script reads the cookie
@@ -207,7 +236,12 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = int(float(os.environ.get("SESSION_IDLE_HOURS", "12")) * 3600)
 SESSION_REFRESH_SECONDS = 300
 SCORING_GRANT_AGE = 60 * 60 * 24 * 30  # a table device stays allowed for a month
-if not DEBUG:
+# Reached over https:// (HTTPS=1, or BEHIND_HTTPS_PROXY=1 when a proxy in
+# front sets X-Forwarded-Proto): secure cookies, HSTS, redirects to https.
+# Off by default: the club laptop serves the phones plain http on the
+# club's Wi-Fi, where a secure cookie would never come back.
+HTTPS = env_bool("HTTPS", False) or env_bool("BEHIND_HTTPS_PROXY", False)
+if HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -216,6 +250,10 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     if env_bool("BEHIND_HTTPS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+else:
+    # check --deploy's HTTPS advice, which a plain-http server on a club's
+    # network cannot follow (README, "HTTPS on a club network").
+    SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
 
 # The standings are looked up in the database at most this often (every
 # screen in the room polls them); a poll after a change shows it within
@@ -250,4 +288,6 @@ else:
 
 # Keep data uploads small: no form of ours needs more.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+# A whole upload (the Backups page's file): a backup is at most 50 MB.
+MAX_UPLOAD_BYTES = 51 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400

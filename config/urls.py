@@ -8,5 +8,8 @@ urlpatterns = [
     path("", include("scorekeeper.urls")),
 ]
 
-# A plain 400 that reads nothing of the request (the default one runs the CSRF check, which reads the form).
-handler400 = "scorekeeper.middleware.bad_request"
+# In the reader's language, reading nothing else of the request (scorekeeper/error_pages.py).
+handler400 = "scorekeeper.error_pages.bad_request"
+handler403 = "scorekeeper.error_pages.permission_denied"
+handler404 = "scorekeeper.error_pages.page_not_found"
+handler500 = "scorekeeper.error_pages.server_error"

@@ -1,8 +1,7 @@
 """Request and response guards that apply to every page.
 
 Forms: a POST that is not UTF-8 text, or does not parse, is refused whole
-before anything reads it (``refuse_undecodable_bodies``); the 400 page
-reads nothing of the request (``bad_request``).
+before anything reads it (``refuse_undecodable_bodies``).
 
 Content Security Policy: our own files only, no inline script or style
 (htmx is configured not to inject styles; see templates/base.html)."""
@@ -65,6 +64,7 @@ def reject_nul_bytes(get_response):
 
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+UNDECODED = "\ufffd"  # what Django's multipart parser puts for bytes that are not UTF-8
 
 
 # Marked here, translated when refused: these answers are given before
@@ -75,7 +75,6 @@ NOT_UTF8 = gettext_noop("The form was not sent as UTF-8 text. Nothing was saved.
 TOO_LARGE = gettext_noop("The form was too large. Nothing was saved.")
 TOO_MANY_FIELDS = gettext_noop("The form had too many fields. Nothing was saved.")
 UNREADABLE_FORM = gettext_noop("The form could not be read. Nothing was saved.")
-UNREADABLE_REQUEST = gettext_noop("The request could not be read. Nothing was saved.")
 
 
 def _plain_400(request, message: str) -> HttpResponseBadRequest:
@@ -92,9 +91,9 @@ def refuse_undecodable_bodies(get_response):
     error page's CSRF check reads the form again), and answer 500.
 
     Refused: a charset other than UTF-8 (``utf8`` and other spellings of
-    UTF-8 are taken as UTF-8), a body or a %-escape that is not UTF-8, a
-    body too large or with too many fields, and a multipart body that does
-    not parse. No form of ours uploads files, so a multipart body is text."""
+    UTF-8 are taken as UTF-8), a body, a %-escape or a multipart field that
+    is not UTF-8, a body too large or with too many fields, and a multipart
+    body that does not parse. An uploaded file's bytes are its page's to read."""
 
     def middleware(request):
         if request.method != "POST":
@@ -109,13 +108,14 @@ def refuse_undecodable_bodies(get_response):
                 return _plain_400(request, NOT_UTF8)
             request.encoding = "utf-8"
         try:
-            body = request.body
-            if request.content_type in FORM_TYPES:
-                text = body.decode("utf-8")
+            if request.content_type == FORM_TYPES[1]:
+                _check_multipart(request)
+            else:
+                body = request.body
                 if request.content_type == FORM_TYPES[0]:
                     # The %-escapes as well: each must decode to UTF-8.
-                    parse_qsl(text, keep_blank_values=True, errors="strict", max_num_fields=None)
-            request.POST  # noqa: B018 - parsed now, so nothing later meets a parse error
+                    parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict", max_num_fields=None)
+                request.POST  # noqa: B018 - parsed now, so nothing later meets a parse error
         except UnicodeDecodeError:
             return _plain_400(request, NOT_UTF8)
         except RequestDataTooBig:
@@ -129,10 +129,23 @@ def refuse_undecodable_bodies(get_response):
     return middleware
 
 
-def bad_request(request, exception=None):
-    """The 400 page: plain words, and it reads nothing of the request (the
-    default page runs the CSRF check again, which reads the form again)."""
-    return _plain_400(request, UNREADABLE_REQUEST)
+def _check_multipart(request) -> None:
+    """A multipart form whose fields are not UTF-8 raises UnicodeDecodeError.
+    A form with a file (the Backups page's) is streamed, not read whole, up
+    to MAX_UPLOAD_BYTES, and the file's bytes are its page's to read; its
+    fields are checked as Django's parser left them (bytes that are not
+    UTF-8 become U+FFFD). A form of fields only is small and read whole."""
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    length = int(length) if length.isascii() and length.isdigit() else 0
+    if length > settings.MAX_UPLOAD_BYTES:
+        raise RequestDataTooBig
+    body = request.body if length <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE else None
+    request.POST  # noqa: B018 - parsed now, so nothing later meets a parse error
+    if not request.FILES:
+        if body is not None:
+            body.decode("utf-8")
+    elif any(UNDECODED in key or any(UNDECODED in v for v in values) for key, values in request.POST.lists()):
+        raise UnicodeDecodeError("utf-8", b"", 0, 1, "a field is not UTF-8")
 
 
 SESSION_SEEN = "seen"

@@ -4,6 +4,8 @@ scorekeeper.scoring, and every write goes through a room's services
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -99,6 +101,13 @@ class Match(models.Model):
     # write, even if an organiser's correction reopens it. Only an organiser
     # of a casual match can give them back (reopen, share page).
     links_closed_at = models.DateTimeField(null=True, blank=True)
+    # Who this is in every backup (scorekeeper/backups): restoring a file
+    # that holds it again finds it here instead of making a second one.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    restored_at = models.DateTimeField(null=True, blank=True, editable=False, help_text="Restored from a backup")
+    # Restored "as a copy" of the one with this uid: it is shown, but counts
+    # in no player's record or rating (those games were played once).
+    copy_of = models.UUIDField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -262,6 +271,13 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_tournaments"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who this is in every backup (scorekeeper/backups): restoring a file
+    # that holds it again finds it here instead of making a second one.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    restored_at = models.DateTimeField(null=True, blank=True, editable=False, help_text="Restored from a backup")
+    # Restored "as a copy" of the one with this uid: it is shown, but counts
+    # in no player's record or rating (those games were played once).
+    copy_of = models.UUIDField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -64,15 +64,50 @@ def test_links_of_an_older_database_are_replaced_and_close_for_matches_already_o
 
     link = AccessLink.objects.get(match_id=matches["in_progress"])
     assert link.generation == 1 and find_link(token_for(link)) == link
-    # A grant cookie of the old kind (the bare link id) still lets its device score.
+    # A grant cookie of the old kind (the bare link id, no tag) opens nothing any more: anyone
+    # who knew the server's key could write one. The device opens its link again.
     cookie = HttpResponse()
     cookie.set_signed_cookie(GRANT_COOKIE, str(link.pk), salt=GRANT_SALT)
     device = Client()
     device.cookies[GRANT_COOKIE] = cookie.cookies[GRANT_COOKIE].value
     form = {"bids_0": "3", "bids_1": "3", "tricks_0": "6", "tricks_1": "7", "number": "1", "bidding": "none"}
+    assert device.post(f"/matches/{link.match_id}/hands/", {**form, "client_key": "k" * 32}).status_code == 403
+    assert device.post(f"/l/{token_for(link)}/").status_code == 302
     assert device.post(f"/matches/{link.match_id}/hands/", {**form, "client_key": "k" * 32}).status_code == 302
     assert NewMatch.objects.get(pk=link.match_id).hands_played == 1
     # ...until the link is reissued or revoked (its generation moves on).
     AccessLink.objects.filter(pk=link.pk).update(generation=2)
     form["number"] = "2"
     assert device.post(f"/matches/{link.match_id}/hands/", {**form, "client_key": "j" * 32}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_match_and_tournament_gets_its_uid_and_a_doubled_restore_is_marked_a_copy():
+    """0009: the rows get the uid a version 1 backup of them is known by; a
+    match that an old restore had made twice (same game, same start) keeps
+    its first, and the second becomes a copy of it."""
+    from datetime import UTC, datetime
+
+    from scorekeeper.backups.identity import legacy_match_uid
+
+    executor = MigrationExecutor(connection)
+    before, after = [("scorekeeper", "0008_round_clock")], [("scorekeeper", "0009_backup_identity")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    Match = old.get_model("scorekeeper", "Match")
+    started = datetime(2026, 11, 20, 19, 30, 5, 123456, tzinfo=UTC)
+    ids = []
+    for _ in range(2):
+        match = Match.objects.create(game="spades", totals=[0, 0], player_names=["Ann", "Bob"])
+        Match.objects.filter(pk=match.pk).update(created_at=started)
+        ids.append(match.pk)
+    other = Match.objects.create(game="ohhell", totals=[0, 0, 0], player_names=["A", "B", "C"]).pk
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps.get_model("scorekeeper", "Match")
+    first, second, third = (new.objects.get(pk=pk) for pk in (*ids, other))
+    assert first.uid == legacy_match_uid("spades", started) and first.copy_of is None
+    assert second.uid != first.uid and second.copy_of == first.uid
+    assert third.uid not in (first.uid, second.uid) and third.copy_of is None
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -71,16 +71,17 @@ def _grant_tag(link: AccessLink) -> str:
     return _mac(GRANT_TAG_SALT, link)[:GRANT_TAG_LENGTH]
 
 
-def grants(request: HttpRequest) -> dict[int, str | None]:
+def grants(request: HttpRequest) -> dict[int, str]:
     """The links this device exchanged, {id: tag of their generation} (none
-    if its cookie is missing, altered or older than a month). A bare id is
-    a grant from before tags (tag None): it holds for a generation-1 link."""
+    if its cookie is missing, altered or older than a month). Every grant
+    carries its tag: an id alone opens nothing, even in a cookie signed
+    with the server's key."""
     value = request.get_signed_cookie(GRANT_COOKIE, default="", salt=GRANT_SALT, max_age=settings.SCORING_GRANT_AGE)
-    found: dict[int, str | None] = {}
+    found: dict[int, str] = {}
     for item in value.split(","):
         pk, _dot, tag = item.partition(".")
-        if pk.isascii() and pk.isdigit() and len(pk) <= 18:
-            found[int(pk)] = tag or None
+        if pk.isascii() and pk.isdigit() and len(pk) <= 18 and len(tag) == GRANT_TAG_LENGTH:
+            found[int(pk)] = tag
     return found
 
 
@@ -89,9 +90,7 @@ def granted_ids(request: HttpRequest) -> list[int]:
     return list(grants(request))
 
 
-def _holds(link: AccessLink, tag: str | None) -> bool:
-    if tag is None:
-        return link.generation == 1
+def _holds(link: AccessLink, tag: str) -> bool:
     return constant_time_compare(tag, _grant_tag(link))
 
 
@@ -109,7 +108,7 @@ def active_link(request: HttpRequest, match_id: int) -> AccessLink | None:
 
 def grant(request: HttpRequest, response: HttpResponse, link: AccessLink) -> None:
     """Let this device score the link's match: its cookie on ``response``."""
-    kept = [f"{pk}.{tag}" if tag else str(pk) for pk, tag in grants(request).items() if pk != link.pk]
+    kept = [f"{pk}.{tag}" for pk, tag in grants(request).items() if pk != link.pk]
     response.set_signed_cookie(
         GRANT_COOKIE,
         ",".join([*kept[-(GRANTS_KEPT - 1) :], f"{link.pk}.{_grant_tag(link)}"]),

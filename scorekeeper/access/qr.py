@@ -6,7 +6,7 @@ import segno
 from django.utils.translation import gettext
 
 
-def qr_svg(url: str, scale: int = 4) -> str:
+def qr_svg(url: str, scale: int = 4, title: str | None = None) -> str:
     buffer = io.BytesIO()
     segno.make(url, error="m").save(
         buffer,
@@ -15,7 +15,7 @@ def qr_svg(url: str, scale: int = 4) -> str:
         border=2,
         xmldecl=False,
         svgns=True,
-        title=gettext("QR code of the scoring link"),
+        title=title or gettext("QR code of the scoring link"),
         dark="#000",
         light="#fff",
     )

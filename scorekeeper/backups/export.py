@@ -10,6 +10,7 @@ secret that opens a table, and the history belongs to this server.
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 
 from django.db.models import QuerySet
@@ -22,11 +23,17 @@ from ..scoring import score_match
 from ..tournaments.exports import csv_safe
 
 SCHEMA = "scorekeeper-backup"
-VERSION = 1
+# 2: the backup's own id and each match's and tournament's uid (restoring a
+# file again is recognised), copies marked, a paused clock's time left.
+VERSION = 2
 
 
 def _stamp(value):
     return value.isoformat() if value else None
+
+
+def _uid(value):
+    return str(value) if value else None
 
 
 def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
@@ -68,6 +75,7 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
     return {
         "schema": SCHEMA,
         "version": VERSION,
+        "backup_id": str(uuid.uuid4()),
         "exported_at": timezone.now().isoformat(),
         "players": [
             {"id": pk, "name": name}
@@ -76,6 +84,8 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
         "matches": [
             {
                 "id": m.pk,
+                "uid": str(m.uid),
+                "copy_of": _uid(m.copy_of),
                 "game": m.game,
                 "options": m.options,
                 "players": [seats[m.pk][i] for i in range(len(seats[m.pk]))],
@@ -95,6 +105,8 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
         "tournaments": [
             {
                 "id": t.pk,
+                "uid": str(t.uid),
+                "copy_of": _uid(t.copy_of),
                 "name": t.name,
                 "game": t.game,
                 "options": t.options,
@@ -118,6 +130,7 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
                         "byes": r.byes,
                         "published_at": _stamp(r.published_at),
                         "ends_at": _stamp(r.ends_at),
+                        "paused_remaining": r.paused_remaining,
                         "completed_at": _stamp(r.completed_at),
                         "tables": [
                             {

@@ -20,7 +20,8 @@ from ..audit import Actor
 from ..errors import ServiceError
 from ..models import Match
 from . import export
-from .restore import MAX_BYTES, import_backup
+from .reading import MAX_BYTES
+from .restore import import_backup, summary
 
 UNPROCESSABLE = 422
 
@@ -65,14 +66,14 @@ def backup_page(request: HttpRequest) -> HttpResponse:
             error, status = _("Nothing was imported: the file is larger than 50 MB."), UNPROCESSABLE
         else:
             try:
-                done = import_backup(upload.read(), actor=Actor.organiser(request.user))
+                done = import_backup(
+                    upload.read(), actor=Actor.organiser(request.user), as_copy=request.POST.get("as_copy") == "1"
+                )
             except ServiceError as e:
                 error, status = e.message, UNPROCESSABLE
             else:
-                messages.success(
-                    request,
-                    _("Imported %(m)d matches and %(t)d tournaments.") % {"m": done.matches, "t": done.tournaments},
-                )
+                restored = done.matches or done.tournaments
+                (messages.success if restored else messages.warning)(request, summary(done))
                 return redirect("backup")
     return render(request, "backups/page.html", {"error": error}, status=status)
 

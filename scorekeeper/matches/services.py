@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from ..access.confirming import may_check
 from ..access.permissions import closed_message
 from ..audit import SYSTEM, Actor, record
+from ..backups import copies
 from ..errors import ServiceError
 from ..i18n import shown, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
@@ -560,6 +561,7 @@ def _apply_result(match: Match, result: dict) -> None:
     elif result["finished"]:
         if match.status != Match.Status.FINISHED:
             match.finished_at = timezone.now()
+            copies.after_commit(f"match {match.pk} finished", every_time=False)
         match.status = Match.Status.FINISHED
         match.links_closed_at = match.links_closed_at or match.finished_at
     elif match.status == Match.Status.FINISHED:

@@ -69,7 +69,9 @@ def player_page(player: Player, user=None) -> PlayerPage:
     """A stamp of the player's matches, then (unless the figures for that
     stamp are cached) the matches, their seats and their hands; the recent
     matches, the opponents' names and each game's ratings (cached)."""
-    matches = Match.objects.filter(visible_matches(user), seats__player=player).exclude(status=Match.Status.ABANDONED)
+    matches = Match.objects.filter(visible_matches(user), seats__player=player, copy_of__isnull=True).exclude(
+        status=Match.Status.ABANDONED
+    )
     agg = matches.aggregate(n=Count("pk"), last=Max("updated_at"), versions=Sum("version"))
     # Any write to one of the matches bumps its version and updated_at.
     last = agg["last"].timestamp() if agg["last"] else 0
@@ -122,7 +124,7 @@ def _played(matches) -> list[Played]:
 def results_stamp(game: str) -> str:
     """Changes whenever a finished result of ``game`` may have: a match
     finished, reopened, edited or corrected (each bumps its version)."""
-    agg = Match.objects.filter(game=game, status=Match.Status.FINISHED).aggregate(
+    agg = Match.objects.filter(game=game, status=Match.Status.FINISHED, copy_of__isnull=True).aggregate(
         n=Count("pk"), last=Max("updated_at"), versions=Sum("version")
     )
     last = agg["last"].timestamp() if agg["last"] else 0
@@ -143,13 +145,13 @@ def game_ratings(game: str) -> dict[int, Rating]:
 
 def finished_results(game: str) -> list[Result]:
     matches = list(
-        Match.objects.filter(game=game, status=Match.Status.FINISHED)
+        Match.objects.filter(game=game, status=Match.Status.FINISHED, copy_of__isnull=True)
         .order_by("finished_at", "pk")
         .values_list("pk", "totals", "winners")
     )
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for match_id, position, player_id in Seat.objects.filter(
-        match__game=game, match__status=Match.Status.FINISHED
+        match__game=game, match__status=Match.Status.FINISHED, match__copy_of__isnull=True
     ).values_list("match_id", "position", "player_id"):
         seats[match_id][position] = player_id
     return [

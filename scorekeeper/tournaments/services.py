@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from ..access.services import issue_link
 from ..audit import SYSTEM, Actor, record
+from ..backups import copies
 from ..errors import ServiceError
 from ..i18n import shown_message
 from ..matches import wording
@@ -541,6 +542,7 @@ def _complete_rounds(tournament: Tournament, actor: Actor = SYSTEM) -> list[Roun
         # closes any still open, for good.
         Match.objects.filter(table__round=rnd, links_closed_at__isnull=True).update(links_closed_at=now)
         _audit(tournament, actor, "round completed", after={"round": rnd.number})
+        copies.after_commit(f"tournament {tournament.pk} round {rnd.number}")
     if tournament.status != Tournament.Status.FINISHED and tournament.planned_rounds:
         complete = Round.objects.filter(tournament=tournament, status=Round.Status.COMPLETE).count()
         if complete >= tournament.planned_rounds:

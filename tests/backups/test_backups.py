@@ -109,7 +109,7 @@ def test_a_file_with_one_illegal_hand_imports_nothing_and_says_where(make_match)
         (lambda d: d.update(schema="other"), "not a Scorekeeper backup"),
         (lambda d: d.update(version=99), "version is 99"),
         (lambda d: d["matches"][0].update(players=[999, 998]), "player 999 is not in the file's players"),
-        (lambda d: d["matches"][0].update(game="poker"), "'poker' is not one of ours"),
+        (lambda d: d["matches"][0].update(game="poker"), '"poker" is not one of ours'),
         (lambda d: d["players"].append(dict(d["players"][0])), "two players have the number"),
         (
             lambda d: d["tournaments"][0]["rounds"][0]["tables"][0].update(match=12345),
@@ -142,7 +142,7 @@ def test_importing_into_a_club_with_players_reuses_them(make_match):
     match = make_match("spades", hands=[spades_hand([3, 4], [5, 8])])
     data = export_match(match)
     data["players"][0]["name"] = "ANN"  # the same person, written another way
-    import_backup(json.dumps(data))
+    import_backup(json.dumps(data), as_copy=True)  # the match is here already: only a copy adds it again
     assert Player.objects.filter(name__iexact="ann").count() == 1
     assert Match.objects.count() == 2
 
@@ -154,7 +154,7 @@ def test_manage_py_export_and_import(make_match, tmp_path, capsys):
     call_command("export", str(path))
     empty_the_database()
     call_command("import", str(path))
-    assert "Imported 1 matches" in capsys.readouterr().out
+    assert "Restored 1 match and 0 tournaments." in capsys.readouterr().out
     assert Match.objects.get().totals == [2, 0]
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "scorekeeper-backup", "version": 1, "matches": 3}')
@@ -202,8 +202,10 @@ def test_restore_from_the_page(web, make_match):
 
     match = make_match("spades", hands=[spades_hand([3, 4], [5, 8])])
     good = json.dumps(export_match(match)).encode()
-    response = web.post("/backup/", {"file": SimpleUploadedFile("b.json", good, "application/json")}, follow=True)
-    assert "Imported 1 matches and 0 tournaments." in response.content.decode()
+    response = web.post(
+        "/backup/", {"file": SimpleUploadedFile("b.json", good, "application/json"), "as_copy": "1"}, follow=True
+    )
+    assert "Restored as a copy: 1 match and 0 tournaments." in response.content.decode()
     assert Match.objects.count() == 2
     response = web.post("/backup/", {"file": SimpleUploadedFile("b.json", b"{}", "application/json")})
     assert response.status_code == 422 and "Nothing was imported" in response.content.decode()
@@ -241,3 +243,18 @@ def test_confirmations_survive_the_round_trip(organiser):
     assert t2.confirm_hands is True
     assert [(r.name, r.match_points, r.games_played) for r in tournament_selectors.standings(t2).rows] == before
     assert sorted(Hand.objects.values_list("confirmation", flat=True)) == ["confirmed", "pending"]
+
+
+@pytest.mark.django_db
+def test_a_backup_larger_than_a_form_restores_through_the_page(web, make_match):
+    """A club's backup is soon larger than a form's fields may be (256 kB):
+    the file is streamed to the page, up to 50 MB."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    for i in range(300):
+        make_match("ohhell", names=[f"P{i}a", f"P{i}b", f"P{i}c"], hands=[{"bids": [0, 1, 0], "tricks": [0, 1, 0]}])
+    raw = json.dumps(export_everything(), indent=4).encode()
+    assert len(raw) > 300 * 1024
+    empty_the_database()
+    page = web.post("/backup/", {"file": SimpleUploadedFile("club.json", raw)}, follow=True)
+    assert "Restored 300 matches and 0 tournaments." in page.content.decode()

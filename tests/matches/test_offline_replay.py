@@ -14,8 +14,6 @@ from ..conftest import HX, S1, basis, play, snapshot
 pytestmark = pytest.mark.django_db
 
 
-
-
 def test_a_replayed_edit_refused_says_so_in_words_and_changes_nothing(web, owned):
     match = owned("spades", hands=S1)
     stale = str(Match.objects.get(pk=match.pk).version)
