@@ -40,15 +40,32 @@ to the preferred size (4 by default; on a tie, the fewer, bigger tables).
 There are never byes, so an Oh Hell event needs at least 3 players. The
 number of rounds is known, so the whole event is planned at once
 (``plan.py``): fewest repeated table-mates (sum over pairs of max(0, times
-together - 1)), then the sum of (times together)². Known perfect designs
-where they apply (affine planes, Kirkman's schoolgirls: ``designs.py``),
-simulated annealing elsewhere. Each round is planned again from the seed and
-the rounds played (``planned_round``), following the plan made when the
-field last changed while the rounds go as it said. Fields over 300 are
-seated round by round (``seat_round``: the sum over every two players at a
-table of (times they met before) squared, greedy start and swaps). The
-seating is reproducible: the same players, history and seed give the same
-tables and seat order.
+together - 1)), then the sum of (times together)². Where a design seats the
+field at those table sizes, its rounds come first, every two players
+together at most once (``designs.field_design``): in threes a Kirkman
+triple system for every field of 3 (mod 6) players up to 207 and most up
+to 297 (``kirkman.py``); at fours a resolvable (v, 4, 1) design for 16 to
+292 players with v = 4 (mod 12), all but 100, 172, 208 and 280
+(``quads.py``), and the social golfers' schedule for 32; at tables of q the
+affine geometries AG(m, q) (9, 27, 81, 243 in threes; 16, 64, 256 at fours;
+25 and 125 at fives; 49 at sevens: ``affine.py``); a field a few players
+short of one of those, the design less them; otherwise, when the number of
+tables is a product of large enough prime powers, a resolvable transversal
+design, one round per table. An event with fewer rounds plays the design's
+first ones. Elsewhere a search: simulated annealing (``anneal.py``), then
+the tabu search of Dotú and Van Hentenryck for the social golfer problem
+(``tabu.py``) from its plan, keeping it unless it finds a better one (the
+annealing alone was the plan before, so no plan is worse than before). The
+rounds after a design's are searched by the tabu search; unless the whole
+is then at the lower bound, the annealing over the whole event is the
+fallback and the better plan is kept. Each round is planned again from the seed and the rounds
+played (``planned_round``), following the plan made when the field last
+changed while the rounds go as it said; after a drop a design goes on
+without the player who left when the tables keep their sizes. Fields over
+300 are seated round by round (``seat_round``: the sum over every two
+players at a table of (times they met before) squared, greedy start and
+swaps). The seating is reproducible: the same players, history and seed
+give the same tables and seat order.
 
 Points and tiebreaks
 --------------------

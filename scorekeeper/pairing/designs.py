@@ -1,99 +1,47 @@
 """Known perfect seatings: resolvable designs where every two players share
-a table at most once.
+a table at most once. Points are numbered 0..v-1; the seating maps them to
+players. ``design_for(n, size)`` is the one used for n players at tables
+of ``size``, the first that applies of:
 
-* ``affine_plane(q)``: the affine plane AG(2, q) for a prime power q (2, 3,
-  4, 5, 7, 8, 9): q² points, lines of q points, q + 1 parallel classes of q
-  lines each. A parallel class is a round of q tables of q; every two points
-  lie on exactly one line, so over the q + 1 rounds every two players meet
-  exactly once. Built over the field GF(q) (``GaloisField``).
-* ``KIRKMAN_15``: a Kirkman triple system on 15 points (Kirkman's
-  schoolgirls): 7 rounds of 5 tables of 3, every two players together
-  exactly once. Written as data (the 7 spreads of the lines of PG(3, 2),
-  found by an exact-cover search); ``tests/pairing/test_designs.py`` checks
-  it is one.
-* ``golfers_32()``: 32 players at tables of 4 for 10 rounds, every two
-  players together at most once (the social golfer problem 8-4-10; each
-  player misses exactly one other). Built here from a difference family
-  over the group GF(2)³ (see the function).
+* tables of 3: a Kirkman triple system KTS(n), every n ≡ 3 (mod 6) up to
+  207 and most beyond (``kirkman.py``);
+* tables of 4: 32 players, the social golfers' schedule (``golfers_32``);
+  otherwise a resolvable (n, 4, 1) design, n ≡ 4 (mod 12): 16 to 292 but
+  100, 172, 208 and 280 (``quads.py``);
+* tables of q for a prime power q (3, 4, 5, 7): the affine geometry
+  AG(m, q) for q^m players, m >= 2 (``affine.py``).
 
-Points are numbered 0..v-1; the seating maps them to players.
+Each has (n - 1) / (size - 1) rounds in which every two players meet
+exactly once, except the golfers' 10 (each player misses one other).
+
+``field_design(n, sizes)`` seats a field at the table sizes of
+``table_sizes``: with a design when the tables are all of one size; a field
+a few players short of a design (tables of k and k - 1), with the design
+for k times the number of tables less one player at each smaller table;
+otherwise, when the number of tables T is a product of powers of distinct
+primes each at least the biggest table's size, with a resolvable
+transversal design (``transversal``): T rounds.
 """
 
 from __future__ import annotations
 
-# GF(p^k) as polynomials over GF(p) of degree < k, element = sum c_i p^i.
-# The reduction polynomial is monic and irreducible, its lower coefficients
-# listed lowest first: x^2 + x + 1 (GF(4)), x^3 + x + 1 (GF(8)), x^2 + 1 (GF(9)).
-_FIELDS: dict[int, tuple[int, int, tuple[int, ...]]] = {
-    2: (2, 1, (0,)),
-    3: (3, 1, (0,)),
-    4: (2, 2, (1, 1)),
-    5: (5, 1, (0,)),
-    7: (7, 1, (0,)),
-    8: (2, 3, (1, 1, 0)),
-    9: (3, 2, (1, 0)),
-}
-PRIME_POWERS = tuple(sorted(_FIELDS))
+from functools import lru_cache
 
+from .affine import GaloisField, affine_geometry, affine_plane, field, prime_power
+from .kirkman import KIRKMAN_15, kirkman, kirkman_name
+from .quads import quads, quads_name
 
-class GaloisField:
-    """The finite field of ``q`` elements (``q`` in ``PRIME_POWERS``), with
-    addition and multiplication tables over the elements 0..q-1 (0 and 1 are
-    the field's zero and one)."""
-
-    def __init__(self, q: int):
-        if q not in _FIELDS:
-            raise ValueError(f"GF({q}) is not built here: q must be one of {PRIME_POWERS}")
-        p, k, low = _FIELDS[q]
-        self.q, self.p, self.k = q, p, k
-
-        def digits(x: int) -> list[int]:
-            return [(x // p**i) % p for i in range(k)]
-
-        def number(ds: list[int]) -> int:
-            return sum(d * p**i for i, d in enumerate(ds))
-
-        def mul(a: int, b: int) -> int:
-            prod = [0] * (2 * k - 1)
-            for i, x in enumerate(digits(a)):
-                for j, y in enumerate(digits(b)):
-                    prod[i + j] = (prod[i + j] + x * y) % p
-            # reduce: x^k = -(low[0] + low[1] x + ...)
-            for deg in range(2 * k - 2, k - 1, -1):
-                c = prod[deg]
-                if c:
-                    prod[deg] = 0
-                    for i, lc in enumerate(low):
-                        prod[deg - k + i] = (prod[deg - k + i] - c * lc) % p
-            return number(prod[:k])
-
-        self.add = [
-            [number([(x + y) % p for x, y in zip(digits(a), digits(b), strict=True)]) for b in range(q)]
-            for a in range(q)
-        ]
-        self.mul = [[mul(a, b) for b in range(q)] for a in range(q)]
-
-
-def affine_plane(q: int) -> list[list[list[int]]]:
-    """The q + 1 parallel classes of AG(2, q); point (x, y) is x * q + y.
-
-    Class 0 holds the lines x = c; class m + 1 the lines y = m x + b.
-    """
-    f = GaloisField(q)
-    classes = [[[c * q + y for y in range(q)] for c in range(q)]]
-    for m in range(q):
-        classes.append([[x * q + f.add[f.mul[m][x]][b] for x in range(q)] for b in range(q)])
-    return classes
-
-
-KIRKMAN_15: list[list[list[int]]] = [
-    [[0, 1, 2], [3, 7, 11], [4, 9, 14], [5, 10, 12], [6, 8, 13]],
-    [[0, 3, 4], [1, 7, 9], [2, 12, 13], [5, 8, 14], [6, 10, 11]],
-    [[0, 5, 6], [1, 8, 10], [2, 11, 14], [3, 9, 13], [4, 7, 12]],
-    [[0, 7, 8], [1, 11, 13], [2, 4, 5], [3, 10, 14], [6, 9, 12]],
-    [[0, 9, 10], [1, 12, 14], [2, 3, 6], [4, 8, 11], [5, 7, 13]],
-    [[0, 11, 12], [1, 3, 5], [2, 8, 9], [4, 10, 13], [6, 7, 14]],
-    [[0, 13, 14], [1, 4, 6], [2, 7, 10], [3, 8, 12], [5, 9, 11]],
+__all__ = [
+    "KIRKMAN_15",
+    "GaloisField",
+    "affine_geometry",
+    "affine_plane",
+    "design_for",
+    "describe",
+    "design_problem",
+    "field_design",
+    "golfers_32",
+    "transversal",
 ]
 
 
@@ -160,13 +108,167 @@ def golfers_32() -> list[list[list[int]]]:
 
 
 def design_for(n: int, size: int) -> list[list[list[int]]] | None:
-    """A resolvable design for ``n`` players at tables of ``size``, if one is
-    known here: AG(2, size) for n = size², KTS(15) for 15 in threes, the
-    8-4-10 golfers' schedule for 32 in fours."""
-    if n == size * size and size in _FIELDS:
-        return affine_plane(size)
-    if n == 15 and size == 3:
-        return [[list(t) for t in rnd] for rnd in KIRKMAN_15]
-    if n == 32 and size == 4:
-        return golfers_32()
+    """A resolvable design for ``n`` players at tables of ``size``, if one
+    is built here (see the module's docstring); None for a single table."""
+    if n <= size:
+        return None
+    if size == 3:
+        return kirkman(n)
+    if size == 4:
+        return golfers_32() if n == 32 else quads(n)
+    pk = prime_power(size)
+    if pk is None:
+        return None
+    power = prime_power(n)
+    if power is None or power[0] != pk[0] or power[1] % pk[1]:
+        return None
+    return affine_geometry(power[1] // pk[1], size)
+
+
+def field_design(n: int, sizes: list[int]) -> list[list[list[int]]] | None:
+    """Rounds seating ``n`` players at exactly ``sizes`` (biggest first),
+    every two at most once, or None: ``design_for(n, size)`` when the tables
+    are all of one size, else ``_short_of_one`` when one applies, else
+    ``transversal``."""
+    design = _field_design(n, tuple(sizes))
+    return None if design is None else [[list(t) for t in rnd] for rnd in design]
+
+
+@lru_cache(maxsize=64)
+def _field_design(n: int, sizes: tuple[int, ...]) -> tuple | None:
+    big, small = sizes[0], sizes[-1]
+    design = design_for(n, big) if big == small else _short_of_one(n, list(sizes))
+    if design is None:
+        design = transversal(n, list(sizes))
+    return None if design is None else tuple(tuple(tuple(t) for t in rnd) for rnd in design)
+
+
+def _short_of_one(n: int, sizes: list[int]) -> list[list[list[int]]] | None:
+    """With d tables of k - 1 and the others of k: the design for k *
+    len(sizes) players without d players of one table of its last round
+    (d <= k), so each round loses one player at d tables (those d never
+    meet elsewhere); that last round goes too when d > 1, as it would seat
+    them together. Players are renumbered 0..n-1 in order."""
+    big, small = sizes[0], sizes[-1]
+    d = sizes.count(small)
+    if small != big - 1 or d > big:
+        return None
+    v = big * len(sizes)
+    design = design_for(v, big)
+    if design is None:
+        return None
+    gone = set(design[-1][0][:d])
+    keep = design if d == 1 else design[:-1]
+    label = {p: k for k, p in enumerate(p for p in range(v) if p not in gone)}
+    return [[[label[p] for p in t if p not in gone] for t in rnd] for rnd in keep]
+
+
+def transversal(n: int, sizes: list[int]) -> list[list[list[int]]] | None:
+    """T rounds of T tables (T = len(sizes)), e of k + 1 players and the
+    others of k (``sizes``), every two players together at most once: a
+    resolvable transversal design over the ring R = GF(q_1) x GF(q_2) x ...
+    of order T (MacNeish's product of fields, "Euler squares", 1922; for a
+    prime power T it is AG(2, T) less its lines x = c, the points with
+    x > k, and those with x = k past the e first).
+
+    Player (g, y) = g T + y for a group g < k and y in R, and (k, y) = k T + y
+    for the e first elements y of R. Round b in R seats at table a in R the
+    players (g, a + b g) (g read as the element (g, g, ...) of R): two
+    players of groups g != h meet where b (g - h) is their difference, once,
+    as g - h is invertible when every q_i > g, h. Players of one group never
+    meet. None unless every q_i is at least the number of groups.
+    """
+    tables = len(sizes)
+    big, small = sizes[0], sizes[-1]
+    extra = 0 if big == small else sizes.count(big)
+    if big - small > 1 or small < 3 or n != small * tables + extra:
+        return None
+    groups = small + (extra > 0)
+    qs = _prime_power_parts(tables)
+    if not qs or min(qs) < groups:
+        return None
+    fields = [field(q) for q in qs]
+    elements = []  # the digits of each element of R, lowest field first
+    for x in range(tables):
+        ds = []
+        for q in qs:
+            x, d = divmod(x, q)
+            ds.append(d)
+        elements.append(ds)
+
+    def number(ds) -> int:
+        x, scale = 0, 1
+        for d, q in zip(ds, qs, strict=True):
+            x += d * scale
+            scale *= q
+        return x
+
+    add = [[number([f.add[x][y] for f, x, y in zip(fields, a, c, strict=True)]) for c in elements] for a in elements]
+    times = [[number([f.mul[x][g] for f, x in zip(fields, b, strict=True)]) for g in range(groups)] for b in elements]
+    rounds = []
+    for b in range(tables):
+        slope = [[add[a][times[b][g]] for a in range(tables)] for g in range(groups)]  # a + b g
+        rnd = []
+        for a in range(tables):
+            table = [g * tables + slope[g][a] for g in range(small)]
+            if extra and slope[small][a] < extra:
+                table.append(small * tables + slope[small][a])
+            rnd.append(table)
+        rounds.append(rnd)
+    return rounds
+
+
+def _prime_power_parts(t: int) -> list[int]:
+    """t as a product of powers of distinct primes, smallest prime first."""
+    parts, p = [], 2
+    while t > 1:
+        if t % p == 0:
+            q = 1
+            while t % p == 0:
+                t //= p
+                q *= p
+            parts.append(q)
+        p += 1
+    return parts
+
+
+def describe(n: int, sizes: list[int]) -> str | None:
+    """The name of the design ``field_design(n, sizes)`` uses, or None."""
+    big = sizes[0]
+    v = big * len(sizes)
+    if (big == sizes[-1] and design_for(n, big) is not None) or (big != sizes[-1] and _short_of_one(n, sizes)):
+        if big == 3:
+            name = kirkman_name(v)
+        elif big == 4:
+            name = "the social golfers' 8-4-10" if v == 32 else quads_name(v)
+        else:
+            name = f"AG({prime_power(v)[1] // prime_power(big)[1]}, {big})"
+        return name if v == n else f"{name}, less {v - n}"
+    if transversal(n, sizes) is not None:
+        ring = " x ".join(f"GF({q})" for q in _prime_power_parts(len(sizes)))
+        name = f"transversal design TD({sizes[-1]}, {len(sizes)}) over {ring}"
+        return name if big == sizes[-1] else f"{name}, one more group of {n - sizes[-1] * len(sizes)}"
+    return None
+
+
+def design_problem(rounds: list[list[list[int]]], v: int, size: int) -> str | None:
+    """What is wrong with ``rounds`` as a resolvable design on 0..v-1 at
+    tables of ``size`` in which every two points meet at most once, or None:
+    each round must seat every point once, at tables of ``size``."""
+    met = bytearray(v * v)
+    for r, rnd in enumerate(rounds):
+        seated = bytearray(v)
+        for t in rnd:
+            if len(t) != size:
+                return f"round {r} has a table not of {size}"
+            for x, a in enumerate(t):
+                if not 0 <= a < v or seated[a]:
+                    return f"round {r} does not seat every point once"
+                seated[a] = 1
+                for b in t[x + 1 :]:
+                    if met[a * v + b]:
+                        return f"{min(a, b), max(a, b)} meet twice (round {r})"
+                    met[a * v + b] = met[b * v + a] = 1
+        if sum(seated) != v:
+            return f"round {r} does not seat every point once"
     return None

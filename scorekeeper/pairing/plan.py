@@ -13,19 +13,28 @@ Both count the rounds already played (``played``): their pair counts are the
 starting point, so after a drop or a late entry the rest is planned around
 what happened. How:
 
-* a known perfect design when the tables are all of one size and one
-  exists (``designs.design_for``: the affine plane AG(2, q) for q² players at
-  tables of q, up to q + 1 rounds; Kirkman's schoolgirls for 15 in threes, 7
-  rounds; the social golfers' schedule for 32 in fours, 10 rounds). Rounds
-  already played that are classes of the design (under the seed's
-  labelling, or, for a plane, a labelling read off the first two rounds
-  played) are kept and the other classes follow. Rounds beyond the design
-  are searched.
+* a known design when one seats the field at its table sizes
+  (``designs.field_design``): every two players meet at most once in its
+  rounds, and an event with fewer rounds plays its first ones. Kirkman
+  triple systems in threes, resolvable (v, 4, 1) designs and the social
+  golfers' 8-4-10 at fours, affine geometries AG(m, q) at tables of q; a
+  field a few players short of one of those, the design less those players;
+  else a resolvable transversal design when the number of tables allows
+  (``designs.py`` says which fields). Rounds already played that are
+  classes of the design (under the seed's labelling, or, for a plane, a
+  labelling read off the first two rounds played) are kept and the other
+  classes follow. Rounds beyond the design are searched by the tabu search
+  below, from the round-by-round seating; if the whole is not then at the
+  lower bound, the annealing alone over all the rounds (the plan made
+  before there were designs for such fields) is the fallback, and the
+  better of the two is kept.
 * otherwise simulated annealing over swaps of two players between tables of
   one round, started from the round-by-round seating, stopping as soon as it
-  reaches the lower bound (``lower_bound``). Its length is a number of moves,
-  not a time, so a plan is reproducible: the same players, rounds, history
-  and seed give the same plan.
+  reaches the lower bound (``lower_bound``; ``anneal.py``), then the tabu
+  search of Dotú and Van Hentenryck from its best plan (``tabu.py``), which
+  keeps the annealing's plan unless it finds a better one. Their lengths
+  are numbers of moves, not times, so a plan is reproducible: the same
+  players, rounds, history and seed give the same plan.
 
 After a drop, ``planned_round`` goes on with the plan of the field before,
 the players who left taken out, when the tables keep their sizes and it
@@ -38,29 +47,20 @@ closest to the preferred size); seat order at each table is random.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .designs import design_for
-from .seating import _greedy, _local_search, pair_counts, seat_round, table_sizes
+from .anneal import add_round, anneal, totals, warm_start
+from .designs import field_design
+from .seating import pair_counts, seat_round, table_sizes
+from .tabu import improve
 
-# Moves of the annealing: enough to settle a few rounds of a small field,
-# capped (MAX_MOVES at tables of 4, fewer at bigger tables) so that any event
-# up to 200 players x 10 rounds plans in under 2 s of CPU.
-MOVES_PER_SEAT_ROUND = 4_000
-MAX_MOVES = 400_000
 PLAN_UP_TO = 300  # bigger fields are seated round by round (see planned_round)
-WARM_START_SWAPS = 4_000  # swaps of the round-by-round start, per round
-# The annealing: its cost is REPEAT_WEIGHT per repeat plus the squares; the
-# temperature falls from T_START to T_END; a move starts, FOCUS of the time,
-# from a pair that repeats. Tuned on 23 players at 5, 32 at 4 x 10 rounds,
-# 21 in threes x 10 and 17 at 4 x 5.
-REPEAT_WEIGHT = 4
-T_START, T_END = 4.0, 0.1
-FOCUS = 0.8
-CYCLES = 2  # the temperature falls CYCLES times over the moves
+# Swaps the tabu search evaluates after the annealing: per seat and round,
+# capped so that every event up to 200 players x 10 rounds plans in under 2 s.
+TABU_EVALS_PER_SEAT_ROUND = 2_000
+TABU_EVALS = 400_000
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,8 @@ def plan_seating(
 
     ``played`` lists the rounds already played, each a list of tables of
     player ids (players no longer in ``player_ids`` are ignored).
-    ``max_moves`` overrides the annealing's length (for benchmarks). The
+    ``max_moves`` overrides the searches' lengths (the annealing's moves and
+    the swaps the tabu search evaluates; for benchmarks and tests). The
     order ``player_ids`` come in does not matter.
     """
     ids = _canonical(player_ids)
@@ -142,11 +143,11 @@ def plan_seating(
     history = [[[index[p] for p in table if p in index] for table in rnd] for rnd in played]
     counts = [0] * (n * n)
     for rnd in history:
-        _add_round(counts, n, rnd, 1)
+        add_round(counts, n, rnd, 1)
     bound = lower_bound(n, sizes, max(rounds, 0), (counts[a * n + b] for a in range(n) for b in range(a + 1, n)))
     rng = random.Random(f"seating plan {seed}")
     if rounds <= 0:
-        rep, sq = _totals(counts, n)
+        rep, sq = totals(counts, n)
         return SeatingPlan([], rep, sq, bound, "none")
 
     planned: list[list[list[int]]] = []
@@ -154,19 +155,28 @@ def plan_seating(
     labelled = _design_rounds(n, sizes, history, rng)
     if labelled:
         planned = labelled[:rounds]
-        for rnd in planned:
-            _add_round(counts, n, rnd, 1)
         method = "design"
-    if len(planned) < rounds:
-        rest = _anneal(n, sizes, rounds - len(planned), counts, rng, bound, max_moves)
-        planned += rest
-        method = "design+search" if method == "design" else "search"
-    final = [0] * (n * n)
-    for rnd in history:
-        _add_round(final, n, rnd, 1)
-    for rnd in planned:
-        _add_round(final, n, rnd, 1)
-    rep, sq = _totals(final, n)
+    if not planned:
+        planned = anneal(n, sizes, rounds, counts, rng, bound, max_moves)
+        planned = improve(n, planned, counts, rng, bound, _tabu_budget(n, rounds, max_moves))
+    elif len(planned) < rounds:
+        # the rounds after the design's: the tabu search from the
+        # round-by-round seating, then, if that is not perfect, the plan of
+        # the annealing alone (as before there were designs for such a
+        # field) as a fallback
+        start = counts[:]
+        for rnd in planned:
+            add_round(start, n, rnd, 1)
+        more = rounds - len(planned)
+        planned += improve(
+            n, warm_start(n, sizes, more, start, rng), start, rng, bound, _tabu_budget(n, more, max_moves)
+        )
+        method = "design+search"
+        if _with(counts, n, planned) > bound:
+            alone = anneal(n, sizes, rounds, counts, random.Random(f"seating plan {seed}"), bound, max_moves)
+            if _with(counts, n, alone) < _with(counts, n, planned):
+                planned, method = alone, "search"
+    rep, sq = _with(counts, n, planned)
     out = []
     for rnd in planned:
         tables = []
@@ -181,42 +191,34 @@ def plan_seating(
 # ----------------------------------------------------------------- helpers
 
 
-def _add_round(counts: list[int], n: int, tables: Iterable[Sequence[int]], step: int) -> None:
-    for table in tables:
-        for x, a in enumerate(table):
-            for b in table[x + 1 :]:
-                counts[a * n + b] += step
-                counts[b * n + a] += step
+def _with(counts: list[int], n: int, planned: list[list[list[int]]]) -> tuple[int, int]:
+    """(repeats, squares) of the rounds counted in ``counts`` and ``planned``."""
+    final = counts[:]
+    for rnd in planned:
+        add_round(final, n, rnd, 1)
+    return totals(final, n)
 
 
-def _totals(counts: list[int], n: int) -> tuple[int, int]:
-    rep = sq = 0
-    for a in range(n):
-        row = a * n
-        for b in range(a + 1, n):
-            c = counts[row + b]
-            if c:
-                sq += c * c
-                if c > 1:
-                    rep += c - 1
-    return rep, sq
+def _tabu_budget(n: int, rounds: int, max_moves: int | None) -> int:
+    return max_moves if max_moves is not None else min(TABU_EVALS, TABU_EVALS_PER_SEAT_ROUND * n * rounds)
 
 
 def _design_rounds(n: int, sizes: list[int], history: list[list[list[int]]], rng: random.Random):
     """The design's rounds not yet played, mapped to players, or None when no
-    design applies or the rounds played are not classes of it."""
-    size = sizes[0]
-    if any(s != size for s in sizes):
-        return None
-    design = design_for(n, size)
+    design applies or the rounds played are not classes of it (and then
+    ``rng`` is left as it was, so the search runs as where no design
+    exists)."""
+    design = field_design(n, sizes)
     if design is None:
         return None
+    state = rng.getstate()
     perm = list(range(n))
     rng.shuffle(perm)  # point -> player: the seed's labelling
     order = list(range(len(design)))
     rng.shuffle(order)
     design = [design[k] for k in order]
     labellings = [perm]
+    size = sizes[0]
     if history and n == size * size:
         grid = _grid_labelling(history, size)
         if grid is not None:
@@ -230,7 +232,10 @@ def _design_rounds(n: int, sizes: list[int], history: list[list[list[int]]], rng
                 break
             used.add(classes.index(key))
         else:
-            return [[[label[p] for p in line] for line in design[k]] for k in range(len(design)) if k not in used]
+            left = [[[label[p] for p in line] for line in design[k]] for k in range(len(design)) if k not in used]
+            if left:
+                return left
+    rng.setstate(state)
     return None
 
 
@@ -258,193 +263,6 @@ def _grid_labelling(history: list[list[list[int]]], q: int) -> list[int] | None:
                 return None
             label[x * q + y] = p
     return label
-
-
-def _warm_start(n: int, sizes: list[int], rounds: int, counts: list[int], rng: random.Random) -> list[list[list[int]]]:
-    """The round-by-round seating (greedy, then swaps), round after round."""
-    counts = counts[:]
-    out = []
-    for _ in range(rounds):
-        w = [{} for _ in range(n)]
-        for a in range(n):
-            row = a * n
-            wa = w[a]
-            for b in range(n):
-                c = counts[row + b]
-                if c and a != b:
-                    wa[b] = c * c
-        order = list(range(n))
-        rng.shuffle(order)
-        tables = _greedy(order, sizes, w) if any(w) else _deal(order, sizes)
-        if any(w):
-            tables = _local_search(tables, w, rng, WARM_START_SWAPS)
-        _add_round(counts, n, tables, 1)
-        out.append([list(t) for t in tables])
-    return out
-
-
-def _deal(order: list[int], sizes: list[int]) -> list[list[int]]:
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(order[start : start + size])
-        start += size
-    return tables
-
-
-def _anneal(
-    n: int,
-    sizes: list[int],
-    rounds: int,
-    base: list[int],
-    rng: random.Random,
-    bound: tuple[int, int] | None,
-    max_moves: int | None,
-) -> list[list[list[int]]]:
-    """Simulated annealing over swaps of two players between two tables of
-    one round, started from the round-by-round seating. ``base`` holds the
-    pair counts of the rounds before.
-
-    A move swaps two players of one round: most of the time one of them
-    belongs to a pair that meets more than once (and at least once in the
-    plan) and the round is one where that pair shares a table; otherwise a
-    random player. Its cost is ``REPEAT_WEIGHT`` per repeat plus the change
-    of the squares; worse moves pass with probability exp(-cost / T) as the
-    temperature T falls. The best plan seen (repeats, then squares) is kept,
-    and the search stops at the lower bound. Its length is a number of moves
-    (``max_moves``), not a time, so the result is reproducible."""
-    plan = _warm_start(n, sizes, rounds, base, rng)
-    flat = base[:]
-    for rnd in plan:
-        _add_round(flat, n, rnd, 1)
-    rep, sq = _totals(flat, n)
-    best = (rep, sq)
-    best_plan = [[t[:] for t in rnd] for rnd in plan]
-    if len(sizes) < 2 or (bound is not None and best <= bound):
-        return best_plan
-    counts = [flat[a * n : a * n + n] for a in range(n)]
-    mine = [[0] * n for _ in range(n)]  # meetings inside the plan only
-    for rnd in plan:
-        for table in rnd:
-            for a in table:
-                row = mine[a]
-                for b in table:
-                    if a != b:
-                        row[b] += 1
-    where = [[0] * n for _ in range(rounds)]
-    for r, rnd in enumerate(plan):
-        for t, table in enumerate(rnd):
-            for p in table:
-                where[r][p] = t
-    where_of = [[where[r][p] for r in range(rounds)] for p in range(n)]
-    # a move costs about the table size: big tables get fewer moves
-    limit = MAX_MOVES * 4 // max(4, sizes[0])
-    budget = max_moves if max_moves is not None else min(limit, MOVES_PER_SEAT_ROUND * n * rounds)
-    top = max(flat) + rounds + 2
-
-    # the pairs that repeat and meet in the plan: the ones a swap can mend
-    conflicts: list[tuple[int, int]] = []
-    slot: dict[tuple[int, int], int] = {}
-
-    def touch(a: int, b: int) -> None:
-        key = (a, b) if a < b else (b, a)
-        bad = counts[a][b] >= 2 and mine[a][b] >= 1
-        if bad and key not in slot:
-            slot[key] = len(conflicts)
-            conflicts.append(key)
-        elif not bad and key in slot:
-            k = slot.pop(key)
-            last = conflicts.pop()
-            if k < len(conflicts):
-                conflicts[k] = last
-                slot[last] = k
-
-    for a in range(n):
-        for b in range(a + 1, n):
-            if counts[a][b] >= 2:
-                touch(a, b)
-
-    def apply(r: int, a: int, ta: int, b: int, tb: int) -> tuple[int, int]:
-        A, B = plan[r][ta], plan[r][tb]
-        drep = dsq = 0
-        ca, cb, ma, mb = counts[a], counts[b], mine[a], mine[b]
-        for others, gone, came in ((A, a, b), (B, b, a)):
-            cg, cc, mg, mc = (ca, cb, ma, mb) if gone == a else (cb, ca, mb, ma)
-            for x in others:
-                if x == gone:
-                    continue
-                c = cg[x]
-                drep -= c >= 2
-                dsq -= 2 * c - 1
-                cg[x] = c - 1
-                counts[x][gone] = c - 1
-                mg[x] -= 1
-                mine[x][gone] -= 1
-                c = cc[x]
-                drep += c >= 1
-                dsq += 2 * c + 1
-                cc[x] = c + 1
-                counts[x][came] = c + 1
-                mc[x] += 1
-                mine[x][came] += 1
-                touch(gone, x)
-                touch(came, x)
-        A[A.index(a)] = b
-        B[B.index(b)] = a
-        where[r][a], where[r][b] = tb, ta
-        where_of[a][r], where_of[b][r] = tb, ta
-        return drep, dsq
-
-    tables_count = len(sizes)
-    random_ = rng.random
-    exp = math.exp
-    w = REPEAT_WEIGHT
-    jw = [w * (c >= 1) + 2 * c + 1 for c in range(top)]  # one more meeting at count c
-    lw = [-(w * (c >= 2) + 2 * c - 1) for c in range(top)]  # one fewer
-    t0, t1 = T_START, T_END
-    ratio = math.log(t1 / t0)
-    temp = t0
-    cycle = max(1, budget // CYCLES)
-    for it in range(budget):
-        if it & 1023 == 0:
-            temp = t0 * exp(ratio * (it % cycle) / cycle)
-        if conflicts and random_() < FOCUS:
-            p, q = conflicts[int(random_() * len(conflicts))]
-            wp, wq = where_of[p], where_of[q]
-            together = [r for r in range(rounds) if wp[r] == wq[r]]
-            r = together[int(random_() * len(together))]
-            a = p if random_() < 0.5 else q
-            ta = where[r][a]
-        else:
-            r = int(random_() * rounds)
-            ta = int(random_() * tables_count)
-            A = plan[r][ta]
-            a = A[int(random_() * len(A))]
-        rnd = plan[r]
-        A = rnd[ta]
-        tb = int(random_() * (tables_count - 1))
-        if tb >= ta:
-            tb += 1
-        B = rnd[tb]
-        b = B[int(random_() * len(B))]
-        ca, cb = counts[a], counts[b]
-        key = 0
-        for x in A:
-            if x != a:
-                key += lw[ca[x]] + jw[cb[x]]
-        for y in B:
-            if y != b:
-                key += lw[cb[y]] + jw[ca[y]]
-        if key > 0 and random_() >= exp(-key / temp):
-            continue
-        dr, ds = apply(r, a, ta, b, tb)
-        rep += dr
-        sq += ds
-        if rep < best[0] or (rep == best[0] and sq < best[1]):
-            best = (rep, sq)
-            best_plan = [[t[:] for t in rd] for rd in plan]
-            if bound is not None and best <= bound:
-                break
-    return best_plan
 
 
 def planned_round(
@@ -555,8 +373,7 @@ def _from_a_design(played: list, anchor: int, preferred: int) -> bool:
     while start > 0 and field < _field(played[start - 1]):
         field = _field(played[start - 1])
         start = _run_start(played, field, start)
-    sizes = table_sizes(len(field), preferred)
-    return all(s == sizes[0] for s in sizes) and design_for(len(field), sizes[0]) is not None
+    return field_design(len(field), table_sizes(len(field), preferred)) is not None
 
 
 def _score(ids, before, rounds) -> tuple[int, int]:
