@@ -236,7 +236,7 @@ def selected_option(page: str, name: str) -> str | None:
 
 
 def checked_radio(page: str, name: str) -> str | None:
-    found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)"\s+checked', page)
+    found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)"[^>]*?\schecked', page)
     return found.group(1) if found else None
 
 

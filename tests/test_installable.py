@@ -68,7 +68,7 @@ def test_service_worker_is_served_from_the_root_as_javascript_never_cached(clien
     assert response["Service-Worker-Allowed"] == "/"
     body = response.content.decode()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", body).group(1))
-    assert "/static/js/offline.js" in precache
+    assert "/static/js/offline/queue.js" in precache and "/static/js/offline/sheet.js" in precache
     assert "/static/django_htmx/htmx-2.min.js" in precache
     for url in precache:
         static_path(url)
@@ -90,7 +90,7 @@ def test_service_worker_and_manifest_name_the_hashed_files_of_a_deploy(client, s
     call_command("collectstatic", "--noinput", "--ignore", "admin", verbosity=0)
     body = client.get("/sw.js").content.decode()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", body).group(1))
-    assert any(re.fullmatch(r"/static/js/offline\.[0-9a-f]{12}\.js", url) for url in precache), precache
+    assert any(re.fullmatch(r"/static/js/offline/queue\.[0-9a-f]{12}\.js", url) for url in precache), precache
     for url in precache:  # each is a file the deploy serves
         assert (tmp_path / url.removeprefix("/static/")).is_file(), url
     manifest = json.loads(client.get("/manifest.webmanifest").content)

@@ -5,6 +5,7 @@ out of band, the head, the totals and the hands."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 from django.contrib import messages
@@ -22,6 +23,7 @@ from . import live as live_sheet
 from .check_card import CheckCard, pass_card
 from .forms import BadBasis, plain_int
 from .selectors import Action, ScoreSheet, latest_change, score_sheet
+from .wording import entry_words
 
 UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
 CONFLICT = 409  # the page was out of date, or the match is over
@@ -29,6 +31,51 @@ SHEET = "matches/sheet.html"
 LIVE = "matches/live.html"
 NEW_ROW = (Action.HAND_RECORDED, Action.HAND_EDITED, Action.HAND_RESTORED)  # a change that the history highlights
 NOT_KEPT = {"csrfmiddlewaretoken", "client_key", "number", "bidding"}  # the basis comes from the sheet
+
+
+ANSWER_EVENT = "sk-answer"  # the HX-Trigger event every write's answer carries (docs/page-contract.md)
+
+
+def declare(response: HttpResponse, *, outcome: str, words: str, **more) -> HttpResponse:
+    """What a write's answer says for the scripts, so that none reads it off
+    the page: ``outcome`` "saved" or "refused", ``words`` (the notice or the
+    refusal), and ``more`` (``bidding``: the new basis of the hand in play;
+    ``server``: what the server holds of the hand the write was about).
+    ASCII JSON in the HX-Trigger header: htmx fires it as an event, the
+    offline queue reads it from the replay's answer."""
+    payload = {"outcome": outcome, "words": words, **{k: v for k, v in more.items() if v is not None}}
+    response["HX-Trigger"] = json.dumps({ANSWER_EVENT: payload}, ensure_ascii=True)
+    return response
+
+
+def server_has(sheet: ScoreSheet, number: int | None) -> dict:
+    """For a phone whose version of hand ``number`` was refused: what the
+    server holds of it in words (``server``) and whether it holds that
+    hand (``held``: fixing it is then a change to it)."""
+    return {"server": server_words(sheet, number), "held": bool(number) and number <= len(sheet.rows)}
+
+
+def server_words(sheet: ScoreSheet, number: int | None) -> str | None:
+    """What the server holds of hand ``number``, in words: "Hand 5: Ann bid
+    4, took 6 · …"."""
+    if not number:
+        return None
+    noun = sheet.spec.hand_noun
+    if number <= len(sheet.rows):
+        # Translators: %(H)s is "Hand" (or "Deal"), then the hand as the server has it in words.
+        return _("%(H)s %(n)d: %(hand)s") % {
+            "H": noun.capitalize(),
+            "n": number,
+            "hand": entry_words(sheet.spec, sheet.names, sheet.rows[number - 1].entry),
+        }
+    if sheet.pending is not None and sheet.next_hand and number == sheet.next_hand.get("number"):
+        return _("%(noun)s in force for %(h)s %(n)d: %(bids)s") % {
+            "noun": sheet.spec.bidding_noun.capitalize(),
+            "h": noun,
+            "n": number,
+            "bids": entry_words(sheet.spec, sheet.names, sheet.pending),
+        }
+    return _("The server has no %(h)s %(n)d yet.") % {"h": noun, "n": number}
 
 
 def sheet_page(
@@ -48,7 +95,12 @@ def answer(
     viewer = Viewer.of(actor, sheet.match)
     if request.htmx:
         check = _pass_card(request, sheet, viewer, entered)
-        return render(request, f"{SHEET}#after_write", _context(sheet, viewer, check=check, **extra), status=status)
+        response = render(request, f"{SHEET}#after_write", _context(sheet, viewer, check=check, **extra), status=status)
+        error = extra.get("error") or " ".join(str(e) for e in (extra.get("errors") or {}).values())
+        if error:
+            about = plain_int(request.POST.get("number"))
+            return declare(response, outcome="refused", words=error, **server_has(sheet, about))
+        return declare(response, outcome="saved", words=extra.get("notice") or "", bidding=sheet.bidding_stamp)
     return sheet_page(request, sheet, viewer, status=status, entered=entered, **extra)
 
 
@@ -200,10 +252,19 @@ def _as_input(value) -> str:
     return "" if value is None else str(value)
 
 
-def go_to(request: HttpRequest, url: str) -> HttpResponse:
-    """A full redirect, also for htmx (which would otherwise swap the page in)."""
+def go_to(request: HttpRequest, url: str, *, words: str = "") -> HttpResponse:
+    """A full redirect, also for htmx (which would otherwise swap the page
+    in); ``words``: what a write that went through says (declared for the
+    scripts: the offline queue's "sent" note)."""
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Location"] = url
-        return response
+        return declare(response, outcome="saved", words=words) if words else response
     return redirect(url)
+
+
+def refusal_in_words(message: str, status: int, sheet: ScoreSheet | None = None, number: int | None = None):
+    """A write refused, for htmx (the offline queue sending it later): the
+    words as text, and what the server holds of that hand, declared."""
+    response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    return declare(response, outcome="refused", words=message, **(server_has(sheet, number) if sheet else {}))

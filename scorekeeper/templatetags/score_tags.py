@@ -130,7 +130,9 @@ def entry_summary(entry):
 
 # One radio group of chips: one tap per value, keyboard and screen readers
 # work as with any radio group, and the form posts without JavaScript.
-_CHIPS = """<fieldset id="in-{input}" class="chips{has_error}" role="radiogroup"{auto}{invalid}>
+# data-says and data-label: how the offline queue words the choice and names
+# a missing one (docs/page-contract.md): the scripts read no label or legend.
+_CHIPS = """<fieldset id="in-{input}" class="chips{has_error}" role="radiogroup"{auto}{invalid}{declared}>
   <legend>{legend}{note}</legend>
   <div class="chip-row">{chips}</div>{message}
 </fieldset>"""
@@ -147,10 +149,11 @@ def _chip_parts(choices, mark=None, mark_text="") -> list[tuple[str, str, str]]:
         value, text = str(value), str(text)
         classes = "chip" + (" chip-wide" if len(text) > 3 else "") + (" chip-mark" if value == mark else "")
         hidden = f'<span class="visually-hidden"> ({escape(mark_text)})</span>' if value == mark and mark_text else ""
+        word = f' data-word="{escape(text)}"' if text != value else ""  # "Nil" for 0: the word the queue shows
         parts.append(
             (
                 value,
-                f'<label class="{classes}"><input type="radio" name="{{name}}" value="{escape(value)}"',
+                f'<label class="{classes}"><input type="radio" name="{{name}}" value="{escape(value)}"{word}',
                 f"><span>{escape(text)}{hidden}</span></label>",
             )
         )
@@ -158,11 +161,26 @@ def _chip_parts(choices, mark=None, mark_text="") -> list[tuple[str, str, str]]:
 
 
 @register.simple_tag
-def chips(input, legend, choices, current=None, error=None, auto=False, parts=None, note="", mark=None, mark_text=""):
+def chips(
+    input,
+    legend,
+    choices,
+    current=None,
+    error=None,
+    auto=False,
+    parts=None,
+    note="",
+    mark=None,
+    mark_text="",
+    says="",
+    label="",
+):
     """{% chips "tricks" "Bob's tricks" choices current error %}: one value
     picked with one tap. ``auto``: app.js fills it in as the rest of its
     group's total (``note`` says so once it has); ``mark``: the value to
-    aim for (Draw Bridge: the tricks the contract needs)."""
+    aim for (Draw Bridge: the tricks the contract needs). ``says`` ("Bob
+    took {}") and ``label`` ("Bob (tricks)"): the choice and the field in
+    words for the offline queue (the legend by default)."""
     current = "" if current is None else str(current)
     name = escape(input)
     picked = "".join(
@@ -179,21 +197,27 @@ def chips(input, legend, choices, current=None, error=None, auto=False, parts=No
             invalid=f' aria-invalid="true" aria-describedby="err-{name}"' if error else "",
             chips=picked,
             message=f'\n  <p id="err-{name}" class="field-error">{escape(error)}</p>' if error else "",
+            declared=f' data-says="{escape(says or f"{legend} {{}}")}" data-label="{escape(label or legend)}"',
         )
     )
 
 
 @register.simple_tag
-def seat_chips(field, seats, names, choices, values, errors, fill_last=False, note=""):
-    """{% seat_chips "bids" hints.bidding_order sheet.names choices values errors %}:
+def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=False, note=""):
+    """{% seat_chips sheet.spec "bids" hints.bidding_order sheet.names choices values errors %}:
     one group of chips per player, in ``seats`` order, named "bids_<seat>".
     ``fill_last``: app.js fills the last one in as the rest of the total."""
     values, errors, parts = values or {}, errors or {}, _chip_parts(choices)
+    spec_field = hand_field(spec, field)
     groups = []
     for i, seat in enumerate(seats):
         name = f"{field}_{seat}"
         auto = fill_last and i == len(seats) - 1
-        groups.append(chips(name, names[seat], choices, values.get(name), errors.get(name), auto, parts, note))
+        # Translators: a player's field named for the offline queue's message: "Bob (tricks)".
+        label = _("%(name)s (%(field)s)") % {"name": names[seat], "field": spec_field.label.lower()}
+        says = f"{names[seat]} {spec_field.says}" if spec_field.says else ""
+        current, error = values.get(name), errors.get(name)
+        groups.append(chips(name, names[seat], choices, current, error, auto, parts, note, says=says, label=label))
     return mark_safe("\n".join(groups))
 
 
@@ -219,3 +243,22 @@ def editable_by(row, viewer) -> bool:
     if viewer.can_score:
         return not row.locked
     return viewer.can_check and row.confirmation == "disputed"
+
+
+@register.simple_tag
+def needed_fields(spec, players, phases="bidding play"):
+    """The inputs a save must carry, from the game's spec (data-needs of a
+    save button: the offline queue keeps nothing with one missing): every
+    required field of those phases, one per player where it is per player;
+    a field required only with another's value ("when") is the server's to
+    check."""
+    wanted = phases.split()
+    names = []
+    for spec_field in spec.hand_fields:
+        if spec_field.phase not in wanted or not spec_field.required or spec_field.when or spec_field.kind == "bool":
+            continue
+        if spec_field.per_player:
+            names += [f"{spec_field.name}_{seat}" for seat in range(int(players))]
+        else:
+            names.append(spec_field.name)
+    return " ".join(names)

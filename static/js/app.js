@@ -78,7 +78,7 @@
   var isPoll = function (event) { return event.detail.elt && event.detail.elt.id === "changed"; };  // live.js: it tries again by itself
   document.addEventListener("htmx:sendError", function (event) {
     if (isPoll(event)) return;
-    // A save is kept on the phone and sent later (offline.js says so); anything else can wait.
+    // A save is kept on the phone and sent later (offline/sheet.js says so); anything else can wait.
     if (window.ScorekeeperOffline && window.ScorekeeperOffline.takes(event)) return;
     banner(say("noConnection"));
   });

@@ -1,6 +1,6 @@
 // Registers the service worker (/sw.js, drawn by scorekeeper/installable.py)
 // where the browser allows one: HTTPS, or localhost. Over plain http on a
-// club's network there is none; the offline queue (offline.js) works there
+// club's network there is none; the offline queue (offline/*.js) works there
 // all the same, only a reload without a connection cannot show the sheet.
 (function () {
   "use strict";

@@ -2,12 +2,12 @@
 // as /sw.js so that its scope is the whole site). It keeps the static files
 // and the last copy of every score sheet opened, so that a reload without a
 // connection still shows the sheet. Entries saved without a connection are
-// kept by the page itself (static/js/offline.js), not here: that also works
+// kept by the page itself (static/js/offline/), not here: that also works
 // where no service worker may run (plain http on a club's network).
 "use strict";
 const VERSION = "{{ version }}";
 const STATIC_CACHE = "sk-static-" + VERSION;
-const SHEETS = "sk-sheets-v1";  // shared with offline.js, which stores the sheet as it stands after a save
+const SHEETS = "sk-sheets-v1";  // shared with offline/sheet.js, which stores the sheet as it stands after a save
 const PRECACHE = {{ precache|safe }};
 const SHEET_PREFIX = {{ sheet_prefix|safe }};
 const STATIC_PREFIX = {{ static_prefix|safe }};
@@ -34,7 +34,7 @@ const stamp = (response) => response.text().then((html) => new Response(html, {
   headers: { "Content-Type": "text/html; charset=utf-8", "X-Stored-At": new Date().toISOString() },
 }));
 
-// The copy shown without a connection says so (offline.js reads this mark).
+// The copy shown without a connection says so (offline/sheet.js reads this mark).
 const asOfflineCopy = (cached) => cached.text().then((html) => {
   const storedAt = cached.headers.get("X-Stored-At") || "";
   return new Response(html.replace("<html ", '<html data-offline-copy="' + storedAt + '" '), {

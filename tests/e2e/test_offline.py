@@ -115,9 +115,15 @@ def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, network, sho
     app.press("Save bids")
     waiting = page.locator("#offline-queue")
     expect(waiting).to_contain_text(WAITING)
-    expect(waiting).to_contain_text("Bids for hand 1: Bids: Ann 4, Bob 5")
-    expect(queued_row(app)).to_contain_text("Not yet sent · Bids for hand 1: Bids: Ann 4, Bob 5")
+    expect(waiting).to_contain_text("Bids for hand 1: Bob bid 5 · Ann bid 4")  # in bidding order
+    expect(queued_row(app)).to_contain_text("Not yet sent · Bids for hand 1: Bob bid 5 · Ann bid 4")
     expect(page.locator("#connection")).not_to_contain_text("nothing was saved")
+    # The hand is in play as it would be online: the bids in large type, the tricks to enter.
+    in_play = page.locator("#entry .offline-in-play")
+    expect(in_play).to_contain_text("Hand 1 in play — the bids are kept on this phone, not yet sent")
+    expect(in_play.locator(".big-bids li")).to_have_text(["Bob bid 5", "Ann bid 4"])
+    expect(page.locator("#in-tricks_1")).to_be_visible()
+    expect(page.locator("#in-bids_0")).to_be_hidden()
     assert Match.objects.get(pk=match_id).pending_bidding is None
 
     # A reload without a connection: the sheet as last seen, and the entry still waiting.
@@ -151,14 +157,14 @@ def test_a_whole_hand_saved_offline_is_stored_exactly_once(app, network, shot, a
     fill_hand(app, (4, 5), (7, 6))
     app.press("Save hand 1")
     expect(page.locator("#offline-queue")).to_contain_text(WAITING)
-    expect(page.locator("#offline-queue")).to_contain_text("Hand 1: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
+    expect(page.locator("#offline-queue")).to_contain_text("Hand 1: Bob bid 5 · Ann bid 4 · Bob took 6 · Ann took 7")
     expect(page.locator("#entry-form")).to_be_hidden()
     expect(page.locator("#entry")).to_contain_text("Hand 1 is kept on this phone.")
     look(app, shot, axe_check, "offline-hand-waiting")
 
     page.reload()
     expect(page.locator(".offline-copy")).to_have_text(AS_OF)
-    expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
+    expect(queued_row(app)).to_contain_text("Not yet sent · Hand 1: Bob bid 5 · Ann bid 4 · Bob took 6 · Ann took 7")
     assert app.hand_count(match_id) == 0
 
     network.set_offline(False)
@@ -203,7 +209,7 @@ def test_an_edit_saved_offline_is_sent_once(app, network):
     page.get_by_role("link", name="Back to the sheet").click()
     expect(page.locator(".offline-copy")).to_have_text(AS_OF)
     expect(queued_row(app)).to_contain_text(
-        "Not yet sent · Change to hand 1: Bids: Ann 3, Bob 6 · Tricks taken: Ann 3, Bob 10"
+        "Not yet sent · Change to hand 1: Bob bid 6 · Ann bid 3 · Bob took 10 · Ann took 3"
     )
     assert audit_count(match_id, "hand edited") == 0
 
@@ -250,15 +256,17 @@ def test_a_replay_that_another_device_overtook_shows_both_versions(app, network,
     panel = page.locator(".offline-refused")
     expect(panel).to_contain_text("Hand 1 was not saved")
     expect(panel).to_contain_text("Hand 1 was already saved from another device")
-    expect(panel).to_contain_text("This phone had: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
-    expect(panel).to_contain_text("The server has: Hand 1: Ann 3 / 3 (+30), Bob 6 / 10 (+64)")
+    expect(panel).to_contain_text("This phone had: Bob bid 5 · Ann bid 4 · Bob took 6 · Ann took 7")
+    expect(panel).to_contain_text("The server has: Hand 1: Ann bid 3, took 3 · Bob bid 6, took 10")
+    # Fixing the hand comes first: the server has hand 1, so it is a change to it.
+    expect(panel.locator(".actions > *").first).to_have_text("Fix this hand")
     app.expect_totals({"Ann": 30, "Bob": 64})
     look(app, shot, axe_check, "offline-refused")
     assert app.hand_count(match_id) == 1
 
     # It stays until the table chooses, through a reload too.
     page.reload()
-    expect(panel).to_contain_text("This phone had: Bids: Ann 4, Bob 5 · Tricks taken: Ann 7, Bob 6")
+    expect(panel).to_contain_text("This phone had: Bob bid 5 · Ann bid 4 · Bob took 6 · Ann took 7")
     app.tap(panel.get_by_role("button", name="Enter mine again as the next hand"))
     expect(panel).to_have_count(0)
     app.expect_values({"bids_0": 4, "bids_1": 5, "tricks_0": 7, "tricks_1": 6})

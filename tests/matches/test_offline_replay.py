@@ -1,4 +1,4 @@
-"""What the phone's offline queue sends later (static/js/offline.js): the
+"""What the phone's offline queue sends later (static/js/offline/): the
 same posts as the pages, with the htmx header. A refused edit or undo is
 answered in words with its status, so the phone can show it next to its own
 version, and nothing waits in the messages for another page."""

@@ -402,7 +402,7 @@ def test_spades_bids_are_one_chip_each_with_nil_and_blind_nil_of_their_own(web, 
     page = web.get(url("match", match)).content.decode()
     bids = re.search(r'<fieldset id="in-bids_0".*?</fieldset>', page, re.S).group(0)
     chips = re.findall(
-        r'<label class="([^"]+)"><input type="radio" name="bids_0" value="([^"]+)"><span>([^<]+)</span>', bids
+        r'<label class="([^"]+)"><input type="radio" name="bids_0" value="([^"]+)"[^>]*><span>([^<]+)</span>', bids
     )
     assert [(value, text) for _classes, value, text in chips] == [
         ("0", "Nil"),
@@ -411,7 +411,10 @@ def test_spades_bids_are_one_chip_each_with_nil_and_blind_nil_of_their_own(web, 
     ]
     assert chips[-1][0] == "chip chip-wide"  # two cells wide
     # The tricks: 0 to 13; the last player in bidding order (Ann in hand 1) is filled in.
-    assert re.search(r'<fieldset id="in-tricks_0" class="chips" role="radiogroup" data-auto>', page)
+    assert re.search(r'<fieldset id="in-tricks_0" class="chips" role="radiogroup" data-auto[ >]', page)
+    # What the offline queue says of a choice, and of a missing one (docs/page-contract.md).
+    assert 'data-says="Ann bid {}" data-label="Ann (bid)"' in page
+    assert 'value="0" data-word="Nil"' in bids
     assert re.search(r'<fieldset class="chip-groups" data-sum-to="13">', page)
 
 

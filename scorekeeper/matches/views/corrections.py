@@ -21,7 +21,7 @@ from ...scoring import InvalidHand, entry_hints, preview_hand
 from .. import services
 from ..confirmation import CHECK_ACTIONS, DISPUTED, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
-from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to
+from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to, refusal_in_words
 from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
 from .sheet import tricks_count
 
@@ -54,7 +54,8 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
         if error.code == "locked":  # the match ended since this device drew the page
             return refuse(request, error.message)
         if request.htmx:  # the phone's offline queue sending it later: the refusal in words
-            return refusal(error.message, CONFLICT if error.code in ("conflict", "closed") else UNPROCESSABLE)
+            status = CONFLICT if error.code in ("conflict", "closed") else UNPROCESSABLE
+            return refusal_in_words(error.message, status, score_sheet(match.pk), number)
         if error.code == "conflict":
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
@@ -64,17 +65,15 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
         return _edit_page(request, sheet, number, request.POST, error=error.message, status=status)
     words = {"h": sheet.spec.hand_noun.capitalize(), "n": number}
     if edited.entry_key is None:
-        messages.info(request, _("%(h)s %(n)d is as it was: nothing was changed.") % words)
-        return go_to(request, match.get_absolute_url())
-    messages.success(request, _("%(h)s %(n)d changed; the scores after it were worked out again.") % words)
-    response = go_to(request, match.get_absolute_url())
+        said = _("%(h)s %(n)d is as it was: nothing was changed.") % words
+        messages.info(request, said)
+        return go_to(request, match.get_absolute_url(), words=said)
+    said = _("%(h)s %(n)d changed; the scores after it were worked out again.") % words
+    messages.success(request, said)
+    response = go_to(request, match.get_absolute_url(), words=said)
     if sheet.match.confirm_hands:  # this phone shows the corrected hand's card, to pass across
         remember_entry(request, response, edited.entry_key)
     return response
-
-
-def refusal(message: str, status: int) -> HttpResponse:
-    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
 def _edit_page(request, sheet: ScoreSheet, number: int, values, *, errors=None, error=None, status=200):
@@ -127,7 +126,7 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
         if request.method == "POST" and request.htmx:
-            return refusal(_("There is no hand to undo."), CONFLICT)
+            return refusal_in_words(_("There is no hand to undo."), CONFLICT)
         messages.info(request, _("There is no hand to undo."))
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
@@ -146,13 +145,12 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         if error.code == "locked":
             return refuse(request, error.message)
         if request.htmx:  # the phone's offline queue sending it later: the refusal in words
-            return refusal(error.message, CONFLICT)
+            return refusal_in_words(error.message, CONFLICT, score_sheet(match.pk), len(sheet.rows))
         messages.error(request, error.message)
-    else:
-        messages.success(
-            request, _("%(h)s %(n)d removed.") % {"h": sheet.spec.hand_noun.capitalize(), "n": len(sheet.rows)}
-        )
-    return go_to(request, match.get_absolute_url())
+        return go_to(request, match.get_absolute_url())
+    said = _("%(h)s %(n)d removed.") % {"h": sheet.spec.hand_noun.capitalize(), "n": len(sheet.rows)}
+    messages.success(request, said)
+    return go_to(request, match.get_absolute_url(), words=said)
 
 
 @require_http_methods(["GET", "POST"])
