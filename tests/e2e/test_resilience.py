@@ -49,6 +49,9 @@ def test_double_tap_on_save_saves_once(app, touch):
     # Hand 2: two separate taps on the same spot, without waiting in between.
     # Ann 3/3: 30; Bob 6/10: 60 + 4 = 64.
     fill_spades_hand(app, (3, 6), (3, 10))
+    # The player reads the score it will save before tapping; the preview
+    # arriving after the tap's position was taken would move the button.
+    expect(page.locator("#preview .preview-list")).to_contain_text("64")
     button = page.get_by_role("button", name="Save hand 2", exact=True)
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
