@@ -7,7 +7,7 @@ of ``size``, the first that applies of:
   207 and most beyond (``kirkman.py``);
 * tables of 4: 32 players, the social golfers' schedule (``golfers_32``);
   otherwise a resolvable (n, 4, 1) design, n ≡ 4 (mod 12): 16 to 292 but
-  100, 172, 208 and 280 (``quads.py``);
+  280 (``quads.py``);
 * tables of q for a prime power q (3, 4, 5, 7): the affine geometry
   AG(m, q) for q^m players, m >= 2 (``affine.py``).
 
