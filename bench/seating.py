@@ -67,7 +67,7 @@ EVENTS = [
     (23, 5, 6),
     (50, 4, 8),
     (101, 5, 10),
-    (100, 4, 10),  # no design built for 100 at fours
+    (100, 4, 25),  # resolvable (100, 4, 1) from three pairings of Z_33
     (200, 4, 10),
     (200, 7, 10),
     (17, 3, 8),

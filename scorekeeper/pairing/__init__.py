@@ -44,9 +44,9 @@ together - 1)), then the sum of (times together)². Where a design seats the
 field at those table sizes, its rounds come first, every two players
 together at most once (``designs.field_design``): in threes a Kirkman
 triple system for every field of 3 (mod 6) players up to 207 and most up
-to 297 (``kirkman.py``); at fours a resolvable (v, 4, 1) design for 16 to
-292 players with v = 4 (mod 12), all but 100, 172, 208 and 280
-(``quads.py``), and the social golfers' schedule for 32; at tables of q the
+to 297 (``kirkman.py``); at fours a resolvable (v, 4, 1) design for every
+v = 4 (mod 12) from 16 to 292 players (``quads.py``), and the social
+golfers' schedule for 32; at tables of q the
 affine geometries AG(m, q) (9, 27, 81, 243 in threes; 16, 64, 256 at fours;
 25 and 125 at fives; 49 at sevens: ``affine.py``); a field a few players
 short of one of those, the design less them; otherwise, when the number of

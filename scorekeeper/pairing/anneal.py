@@ -1,7 +1,10 @@
-"""The simulated annealing of a seating plan (``anneal``), the search of
-``plan.py`` wherever no design applies: swaps of two players between the
-tables of one round, started from the round-by-round seating (``seat_round``'s
-greedy start and swaps, round after round), for a fixed number of moves.
+"""The simulated annealing of a seating plan (``anneal``): swaps of two
+players between the tables of one round, started from the round-by-round
+seating (``warm_start``: ``seat_round``'s greedy start and swaps, round
+after round), for a fixed number of moves. ``plan.py`` runs it wherever no
+design applies (the tabu search of ``tabu.py`` then goes on from its plan),
+and as the fallback after a design's rounds: it is the plan made before
+there were designs and the tabu search, unchanged.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from .seating import _greedy, _local_search
 
 # Moves of the annealing: enough to settle a few rounds of a small field,
 # capped (MAX_MOVES at tables of 4, fewer at bigger tables) so that any event
-# up to 200 players x 10 rounds plans in under 2 s of CPU.
+# up to 200 players x 10 rounds plans in under 2 s of CPU, tabu search included.
 MOVES_PER_SEAT_ROUND = 4_000
 MAX_MOVES = 400_000
 WARM_START_SWAPS = 4_000  # swaps of the round-by-round start, per round

@@ -6,8 +6,8 @@ of ``size``, the first that applies of:
 * tables of 3: a Kirkman triple system KTS(n), every n ≡ 3 (mod 6) up to
   207 and most beyond (``kirkman.py``);
 * tables of 4: 32 players, the social golfers' schedule (``golfers_32``);
-  otherwise a resolvable (n, 4, 1) design, n ≡ 4 (mod 12): 16 to 292 but
-  100, 172, 208 and 280 (``quads.py``);
+  otherwise a resolvable (n, 4, 1) design, every n ≡ 4 (mod 12) from 16
+  to 292 (``quads.py``);
 * tables of q for a prime power q (3, 4, 5, 7): the affine geometry
   AG(m, q) for q^m players, m >= 2 (``affine.py``).
 

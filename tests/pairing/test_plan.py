@@ -46,6 +46,7 @@ def check_rounds(rounds, ids, preferred):
         (28, 4, 9, "design"),  # a resolvable (28, 4, 1) design: 27 before
         (40, 4, 13, "design"),  # (40, 4, 1)
         (64, 4, 21, "design"),  # AG(3, 4)
+        (100, 4, 33, "design"),  # (100, 4, 1) from three pairings of Z_33
         (33, 3, 16, "design"),  # KTS(33), from a pairwise balanced design on 16 points
         (201, 3, 10, "design"),  # KTS(201): the first 10 of its 100 rounds
         (15, 4, 5, "design"),  # AG(2, 4) less one player
