@@ -11,7 +11,7 @@ from ..access.permissions import Viewer
 from ..i18n import shown
 from ..models import Match
 from ..scoring import InvalidHand, preview_hand
-from .confirmation import DISPUTED, PENDING
+from .confirmation import DISPUTED, PENDING, UNCONFIRMED
 from .selectors import ScoreSheet
 
 
@@ -52,17 +52,40 @@ def card_for(sheet: ScoreSheet, number: int, *, same_phone: bool = False) -> Che
     return CheckCard(number, row.confirmation, lines, sheet.match.version, same_phone)
 
 
-def may_be_checked(sheet: ScoreSheet) -> bool:
+def asks_for_checks(sheet: ScoreSheet) -> bool:
+    """The match asks the other side to check its hands, and is not abandoned."""
     return sheet.match.confirm_hands and sheet.match.status != Match.Status.ABANDONED
+
+
+def may_be_checked(sheet: ScoreSheet) -> bool:
+    """Its hands still take an answer: no organiser accepted it as it is
+    (then every answer is refused: "needs no check")."""
+    return asks_for_checks(sheet) and sheet.match.accepted_at is None
+
+
+def may_check(sheet: ScoreSheet, row, viewer: Viewer, *, same_phone: bool = False) -> bool:
+    """May this screen answer the check of ``row``? What the check view and
+    ``services.check_hand`` allow, so that a Check link (or a card) is shown
+    only where the answer will be taken: a screen that may score, a hand
+    waiting for the other side, and not the link or login that made it as it
+    stands unless this is the very phone (the card passed across)."""
+    return (
+        viewer.can_check
+        and may_be_checked(sheet)
+        and row.confirmation in UNCONFIRMED
+        and (same_phone or not viewer.entered(row.entered_by_link_id, row.entered_by_user_id))
+    )
 
 
 def pass_card(sheet: ScoreSheet, viewer: Viewer, entered: set[str], later: int | None = None) -> CheckCard | None:
     """The card to pass across on the phone that entered a hand: its oldest
     hand still waiting for the other side (``later``: a hand the table put
     off for now)."""
-    if not viewer.can_check or not entered or not may_be_checked(sheet):
+    if not entered or not may_be_checked(sheet):
         return None
     for row in sheet.rows:
-        if row.confirmation == PENDING and row.number != later and sheet.entry_keys.get(row.number) in entered:
+        mine = sheet.entry_keys.get(row.number) in entered
+        waiting = row.confirmation == PENDING and row.number != later
+        if waiting and mine and may_check(sheet, row, viewer, same_phone=True):
             return card_for(sheet, row.number, same_phone=True)
     return None

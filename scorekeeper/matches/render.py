@@ -121,13 +121,17 @@ def saved(
     *,
     history: str | None = None,
     new_hand: int | None = None,
+    warning: bool = False,
 ):
     """A write went through: htmx gets the new fragments, a plain form a
     redirect. ``history``: what of the hands to send again, "row" (the new
-    last one), "all" or None (the write left them as they were)."""
+    last one), "all" or None (the write left them as they were).
+    ``warning``: the message asks the table to act (a hand marked as
+    wrong), shown as a warning, not as a success."""
     if request.htmx:
-        return answer(request, match_id, actor, notice=message, history=history, new_hand=new_hand)
-    messages.success(request, message)
+        tone = "warning" if warning else "success"
+        return answer(request, match_id, actor, notice=message, history=history, new_hand=new_hand, tone=tone)
+    (messages.warning if warning else messages.success)(request, message)
     return redirect("match", match_id)
 
 
@@ -205,6 +209,7 @@ def _context(
     errors: dict | None = None,
     error: str | None = None,
     notice: str | None = None,
+    tone: str = "success",
     history: str | None = None,
     new_hand: int | None = None,
     check: CheckCard | None = None,
@@ -219,6 +224,7 @@ def _context(
         "errors": errors or {},
         "error": error,
         "notice": notice,
+        "tone": tone,  # the notice's banner: success, or warning when the table has something to do
         "history": history,
         "new_hand": new_hand,  # highlighted in the history
         "hints": sheet.hints,

@@ -8,6 +8,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from ..i18n import hands_count, shown
+from ..matches.check_card import may_check
+from ..matches.confirmation import PENDING
 from ..matches.wording import label_words
 from ..scoring import get_game
 
@@ -177,7 +179,8 @@ def chips(
 ):
     """{% chips "tricks" "Bob's tricks" choices current error %}: one value
     picked with one tap. ``auto``: app.js fills it in as the rest of its
-    group's total (``note`` says so once it has); ``mark``: the value to
+    group's total; ``note`` says so, shown (CSS) only on the group it has
+    filled in, which may be another than the first one marked; ``mark``: the value to
     aim for (Draw Bridge: the tricks the contract needs). ``says`` ("Bob
     took {}") and ``label`` ("Bob (tricks)"): the choice and the field in
     words for the offline queue (the legend by default)."""
@@ -191,7 +194,7 @@ def chips(
         _CHIPS.format(
             input=name,
             legend=escape(legend),
-            note=f' <span class="auto-note">{escape(note)}</span>' if auto and note else "",
+            note=f' <span class="auto-note">{escape(note)}</span>' if note else "",
             has_error=" has-error" if error else "",
             auto=" data-auto" if auto else "",
             invalid=f' aria-invalid="true" aria-describedby="err-{name}"' if error else "",
@@ -206,7 +209,8 @@ def chips(
 def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=False, note=""):
     """{% seat_chips sheet.spec "bids" hints.bidding_order sheet.names choices values errors %}:
     one group of chips per player, in ``seats`` order, named "bids_<seat>".
-    ``fill_last``: app.js fills the last one in as the rest of the total."""
+    ``fill_last``: app.js fills the last one in as the rest of the total
+    (and another, once that one is chosen by hand: each carries the note)."""
     values, errors, parts = values or {}, errors or {}, _chip_parts(choices)
     spec_field = hand_field(spec, field)
     groups = []
@@ -216,21 +220,19 @@ def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=Fal
         # Translators: a player's field named for the offline queue's message: "Bob (tricks)".
         label = _("%(name)s (%(field)s)") % {"name": names[seat], "field": spec_field.label.lower()}
         says = f"{names[seat]} {spec_field.says}" if spec_field.says else ""
-        current, error = values.get(name), errors.get(name)
-        groups.append(chips(name, names[seat], choices, current, error, auto, parts, note, says=says, label=label))
+        current, error, noted = values.get(name), errors.get(name), note if fill_last else ""
+        groups.append(chips(name, names[seat], choices, current, error, auto, parts, noted, says=says, label=label))
     return mark_safe("\n".join(groups))
 
 
-@register.filter
-def checkable_by(row, viewer) -> bool:
-    """A Check link beside a hand waiting for the other side, only on a
-    screen that may check it: not the link or login that made it as it
-    stands (that phone shows the pass-the-phone card instead)."""
-    return (
-        viewer.can_check
-        and row.confirmation == "pending"
-        and not viewer.entered(row.entered_by_link_id, row.entered_by_user_id)
-    )
+@register.simple_tag
+def checkable(sheet, row, viewer) -> bool:
+    """{% checkable sheet row viewer as c %}: a Check link beside a hand
+    waiting for the other side, only on a screen whose answer the check view
+    takes (check_card.may_check): not the link or login that made the hand
+    as it stands (that phone shows the pass-the-phone card instead), nor a
+    match abandoned or accepted as it is."""
+    return row.confirmation == PENDING and may_check(sheet, row, viewer)
 
 
 @register.filter

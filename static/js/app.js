@@ -6,38 +6,89 @@
 
   // Chips are radio groups. A group whose values add up to a known total
   // (tricks, data-sum-to from the server): once every other player's value
-  // is picked, pick the rest in the last one (data-auto), unless the user
-  // picked that one by hand.
+  // is picked, pick the rest in the one marked data-auto (the last player at
+  // first). A player's group chosen by hand is "touched"; choosing the
+  // filled-in one by hand passes the role to the last group not touched, so
+  // changing any player's tricks rebalances another (the edit page, where
+  // every group starts filled).
   var picked = function (group, name) {
     var input = group.querySelector('input[name="' + name + '"]:checked');
     return input ? input.value : "";
   };
+  var groupsOf = function (sum) {
+    return Array.prototype.filter.call(sum.querySelectorAll("fieldset"), function (g) {
+      return g.querySelector('input[type="radio"]');
+    });
+  };
   document.addEventListener("change", function (event) {
     var target = event.target;
-    var group = target.closest("[data-sum-to]");
-    if (!group || target.type !== "radio") return;
-    var auto = group.querySelector("[data-auto]");
+    var sum = target.closest("[data-sum-to]");
+    if (!sum || target.type !== "radio") return;
+    var mine = target.closest("fieldset");
+    var auto = sum.querySelector("[data-auto]");
     if (!auto) return;
-    if (auto.contains(target)) {
-      if (event.isTrusted) { auto.dataset.touched = "1"; delete auto.dataset.filled; }  // chosen by hand
-      return;
+    if (event.isTrusted) {  // chosen by hand
+      mine.dataset.touched = "1";
+      if (mine === auto) {
+        delete auto.dataset.filled;
+        delete auto.dataset.auto;
+        var untouched = groupsOf(sum).filter(function (g) { return !g.dataset.touched; });
+        if (!untouched.length) return;  // every value chosen by hand: the preview says if they don't add up
+        auto = untouched[untouched.length - 1];
+        auto.dataset.auto = "";
+      }
     }
-    if (auto.dataset.touched) return;
-    var total = Number(group.dataset.sumTo), sum = 0, missing = false, names = {};
-    group.querySelectorAll('input[type="radio"]').forEach(function (r) {
-      if (!auto.contains(r)) names[r.name] = true;
-    });
-    Object.keys(names).forEach(function (name) {
-      var value = picked(group, name);
-      if (value === "" || isNaN(Number(value))) missing = true; else sum += Number(value);
-    });
-    if (missing) return;
-    var rest = auto.querySelector('input[type="radio"][value="' + (total - sum) + '"]');
-    if (!rest) return;
+    if (auto.contains(target) || auto.dataset.touched) return;
+    var total = Number(sum.dataset.sumTo), rest = total;
+    var others = groupsOf(sum).filter(function (g) { return g !== auto; });
+    for (var i = 0; i < others.length; i++) {
+      var value = picked(others[i], others[i].querySelector('input[type="radio"]').name);
+      if (value === "" || isNaN(Number(value))) return;
+      rest -= Number(value);
+    }
+    var input = auto.querySelector('input[type="radio"][value="' + rest + '"]');
+    if (!input) { delete auto.dataset.filled; return; }  // no such value (the others add up to more)
     auto.dataset.filled = "1";
-    if (rest.checked) return;
-    rest.checked = true;
-    rest.dispatchEvent(new Event("change", { bubbles: true }));
+    if (input.checked) return;
+    input.checked = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // A save that asks first (data-asks-if: a selector; data-asks: the
+  // question): when its form holds something the selector finds (Draw
+  // Bridge's "Passed out" with a contract chosen), the question shows under
+  // the buttons, with its two answers; nothing is sent until the first.
+  document.addEventListener("htmx:confirm", function (event) {
+    var button = event.detail.elt;
+    if (!button || !button.dataset || !button.dataset.asks) return;
+    var form = button.form || button.closest("form");
+    if (!form || !form.querySelector(button.dataset.asksIf)) return;
+    event.preventDefault();
+    var row = button.closest(".actions") || button;
+    var old = form.querySelector(".asks-first");
+    if (old) old.remove();
+    var box = document.createElement("div");
+    box.className = "banner banner-warning asks-first";
+    box.setAttribute("role", "alert");
+    var question = document.createElement("p");
+    question.textContent = button.dataset.asks;
+    var answers = document.createElement("div");
+    answers.className = "actions";
+    var answer = function (words, primary, run) {
+      var b = document.createElement("button");
+      b.type = "button";  // not a submit: only the first answer sends, through htmx
+      b.className = "button" + (primary ? " button-primary" : "");
+      b.textContent = words;
+      b.addEventListener("click", function () { box.remove(); run(); });
+      answers.append(b);
+      return b;
+    };
+    answer(button.dataset.asksYes, false, function () { event.detail.issueRequest(true); });
+    var keep = answer(button.dataset.asksNo, true, function () { button.focus(); });
+    box.append(question, answers);
+    row.after(box);
+    keep.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" });
   });
 
   // The hook: the server's preview says which bid the dealer may not make;

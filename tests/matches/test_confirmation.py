@@ -409,3 +409,81 @@ def test_the_last_hand_is_checked_after_the_end_from_the_other_phone(organiser):
     assert other.post(url, answer).status_code == 302
     assert state(match) == "confirmed"
     assert Match.objects.get(pk=match.pk).links_closed_at is not None
+
+
+# ------------------------------------------------------------ the Check link
+
+
+def check_link(screen: Client, match: Match, number: int = 1) -> bool:
+    return f'href="/matches/{match.pk}/hands/{number}/check/"' in screen.get(f"/matches/{match.pk}/").content.decode()
+
+
+def answer_taken(screen: Client, match: Match, number: int = 1) -> bool:
+    """Does this screen's answer to the check page's card go through?"""
+    page = screen.get(f"/matches/{match.pk}/hands/{number}/check/").content.decode()
+    if 'name="verdict"' not in page:
+        return False
+    url, answer = card_form(page)
+    return screen.post(url, answer).status_code == 302
+
+
+def test_a_second_screen_of_the_organiser_who_entered_a_hand_shows_no_check_link(match, organiser):
+    first, second = organiser_screen(organiser), organiser_screen(organiser)
+    save_on(first, match)
+    assert not check_link(second, match)
+    assert "This screen entered hand 1, so it cannot also confirm it." in text_of(
+        second.get(f"/matches/{match.pk}/hands/1/check/")
+    )
+    assert state(match) == "pending"
+
+
+def test_a_check_link_is_shown_exactly_where_the_answer_is_taken(match, token, organiser):
+    """Hand 1 entered by the table's link, hand 2 by the organiser: each
+    screen shows a Check link for the hand it may answer, and only there."""
+    table, other_link = device(token), device(issue_link(match_id=match.pk, label="Bob's phone", actor=SYSTEM)[1])
+    save_on(table, match)
+    save_on(organiser_screen(organiser), match, OTHER)
+    screens = {"table": table, "organiser": organiser_screen(organiser), "Bob's phone": other_link}
+    shown = {(name, n): check_link(screen, match, n) for name, screen in screens.items() for n in (1, 2)}
+    assert shown == {
+        ("table", 1): False,  # it entered hand 1 (its own card asks to pass the phone)
+        ("table", 2): True,
+        ("organiser", 1): True,
+        ("organiser", 2): False,  # the organiser's login entered hand 2
+        ("Bob's phone", 1): True,
+        ("Bob's phone", 2): True,
+    }
+    assert not answer_taken(screens["organiser"], match, 2)
+    assert answer_taken(screens["organiser"], match, 1)
+    assert answer_taken(screens["table"], match, 2)
+    assert state(match, 1) == state(match, 2) == "confirmed"
+    assert not any(check_link(screen, match, n) for screen in screens.values() for n in (1, 2))
+
+
+def test_no_check_link_once_the_organiser_accepted_the_match_as_it_is(organiser):
+    """Ann 101 ends a Spades match to 100 (bid 10, took 11: 100 + 1 bag);
+    the organiser accepts it unchecked: every answer would be refused, so
+    no screen is offered one."""
+    match = services.start_match(
+        game="spades",
+        player_names=["Ann", "Bob"],
+        options={"target": 100},
+        actor=Actor.organiser(organiser),
+        confirm_hands=True,
+    )
+    token = issue_link(match_id=match.pk, label="table 1", actor=SYSTEM)[1]
+    save_on(device(token), match, {"bids": [10, 2], "tricks": [11, 2]})
+    screen = organiser_screen(organiser)
+    assert check_link(screen, match)
+    screen.post(f"/matches/{match.pk}/accept/", {"version": version(match)})
+    assert Match.objects.get(pk=match.pk).accepted_at is not None
+    assert not check_link(screen, match)
+    assert "Hand 1 needs no check." in text_of(screen.get(f"/matches/{match.pk}/hands/1/check/"))
+
+
+def test_no_check_link_on_an_abandoned_match(match, token, organiser):
+    save_on(device(token), match)
+    screen = organiser_screen(organiser)
+    screen.post(f"/matches/{match.pk}/abandon/", {"version": version(match)})
+    assert Match.objects.get(pk=match.pk).status == "abandoned"
+    assert not check_link(screen, match)

@@ -19,7 +19,7 @@ from ...audit import Actor
 from ...errors import ServiceError
 from ...models import Match
 from .. import services
-from ..check_card import card_for, may_be_checked
+from ..check_card import asks_for_checks, card_for, may_be_checked, may_check
 from ..confirmation import UNCONFIRMED
 from ..forms import BadBasis, read_basis
 from ..render import CONFLICT, answer, bad_basis, saved
@@ -37,16 +37,18 @@ def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) ->
     if request.method == "POST":
         return _answer(request, match, number, actor)
     sheet = score_sheet(match.pk)
-    if not 1 <= number <= len(sheet.rows) or not may_be_checked(sheet):
+    if not 1 <= number <= len(sheet.rows) or not asks_for_checks(sheet):
         raise Http404("No such hand to check")
     row = sheet.rows[number - 1]
     same_phone = sheet.entry_keys.get(number) in entered_keys(request)
     viewer = Viewer.of(actor, sheet.match)
+    # The card only where the answer will be taken (the sheet's Check link asks the same).
+    checkable = may_check(sheet, row, viewer, same_phone=same_phone)
     context = {
         "sheet": sheet,
-        "card": card_for(sheet, number, same_phone=same_phone) if row.confirmation in UNCONFIRMED else None,
+        "card": card_for(sheet, number, same_phone=same_phone) if checkable else None,
         "row": row,
-        "own_entry": not same_phone and viewer.entered(row.entered_by_link_id, row.entered_by_user_id),
+        "own_entry": not checkable and may_be_checked(sheet) and row.confirmation in UNCONFIRMED,
     }
     return render(request, "matches/check_hand.html", context)
 
@@ -79,10 +81,9 @@ def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> Ht
         return answer(request, match.pk, actor, status=CONFLICT, error=error.message, history="all")
     n = {"n": checked.number}
     if checked.verdict == "confirmed":
-        message = _("Hand %(n)d confirmed: it is locked now.")
-    else:
-        message = _("Hand %(n)d is marked as wrong. Correct it (Edit, in the table of hands), then check it again.")
-    return saved(request, match.pk, actor, message % n, history="all")
+        return saved(request, match.pk, actor, _("Hand %(n)d confirmed: it is locked now.") % n, history="all")
+    message = _("Hand %(n)d is marked as wrong. Correct it (Edit, in the table of hands), then check it again.")
+    return saved(request, match.pk, actor, message % n, history="all", warning=True)
 
 
 @require_POST

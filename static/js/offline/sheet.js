@@ -110,7 +110,8 @@
       if (part.matches("details.more") && part.querySelector('[data-write="hand"]')) {
         part.open = true;
         part.querySelector("summary").hidden = true;
-      } else if (part.querySelector('[data-write="bids"]') || needs.some(function (name) { return part.querySelector('[name="' + name + '"]'); })) {
+      } else if (part.querySelector("[data-write]") || needs.some(function (name) { return part.querySelector('[name="' + name + '"]'); })) {
+        // The bids' fields and every other save (Save bids, Draw Bridge's "Passed out") go away.
         part.hidden = true;  // still sent with the tricks: hidden, not disabled
       }
     });
