@@ -2,8 +2,10 @@
 game's spec. No rules here, and no game's name: a game's own display is in
 its template (templates/games/<id>.html)."""
 
+import re
+
 from django import template
-from django.utils.html import escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -20,6 +22,20 @@ register = template.Library()
 def link_label(stored: str) -> str:
     """A scoring link's name in the reader's language (a table's link is stored in English)."""
     return label_words(stored)
+
+
+RED_SUITS = re.compile("([♦♥])")
+
+
+@register.filter(needs_autoescape=True)
+def suits(text, autoescape=True):
+    """{{ why|suits }}: ♦ and ♥ drawn red, as on the cards (``.suit-red``);
+    the rest escaped as usual. Text with a red suit is held in one span
+    (``.suited``): in a chip, a flex box, the words would otherwise be an
+    item of their own and lose the space after the suit ("♦diamonds")."""
+    text = str(conditional_escape(text) if autoescape else text)
+    red = RED_SUITS.sub(r'<span class="suit-red">\1</span>', text)
+    return mark_safe(f'<span class="suited">{red}</span>' if red != text else text)
 
 
 @register.filter
@@ -156,7 +172,7 @@ def _chip_parts(choices, mark=None, mark_text="") -> list[tuple[str, str, str]]:
             (
                 value,
                 f'<label class="{classes}"><input type="radio" name="{{name}}" value="{escape(value)}"{word}',
-                f"><span>{escape(text)}{hidden}</span></label>",
+                f"><span>{suits(text)}{hidden}</span></label>",
             )
         )
     return parts
