@@ -93,7 +93,8 @@ def test_red_suits_are_red_and_readable(app, shot, scheme):
     for text, background, where, chosen in seen:
         # On a chosen chip (the accent) a red of its own: pink on dark green, deep red on bright green.
         assert is_red(text) or (chosen and is_dark_red(text)), f"{where}: {text} is not red"
-        assert contrast(text, background) >= 4.5, f"{where}: {text} on {background} is {contrast(text, background):.2f}:1"
+        ratio = contrast(text, background)
+        assert ratio >= 4.5, f"{where}: {text} on {background} is {ratio:.2f}:1"
     # The chosen trumps (♦ on the accent) has a colour of its own, still red.
     chosen = trumps.locator("input:checked + span .suit-red")
     chosen_colour = chosen.evaluate("e => getComputedStyle(e).color")
