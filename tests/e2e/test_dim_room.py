@@ -116,8 +116,7 @@ def test_the_needed_tricks_chip_is_ringed_and_dotted(app, screenshot_dir, size, 
     assert span.evaluate(width) >= 3, "the needed chip's ring is thin"
     assert plain.evaluate(width) <= 1
     dot = span.evaluate(
-        "e => { const s = getComputedStyle(e, '::after');"
-        " return [s.content, parseFloat(s.width), s.backgroundColor]; }"
+        "e => { const s = getComputedStyle(e, '::after'); return [s.content, parseFloat(s.width), s.backgroundColor]; }"
     )
     assert dot[0] not in ("none", "normal") and dot[1] >= 6, f"no marker on the needed chip: {dot}"
     ring = span.evaluate("e => getComputedStyle(e).borderTopColor")
