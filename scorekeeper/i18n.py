@@ -24,7 +24,8 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils.autoreload import file_changed
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext
 
 from .scoring import GameSpec, game_specs, get_game
 from .scoring.base import Text, translate
@@ -37,9 +38,19 @@ def shown(value: Any) -> Any:
     return translate(value, gettext, ngettext)
 
 
-def shown_message(error: BaseException) -> str:
-    """An engine error (InvalidHand) as its reader should see it."""
-    return shown(getattr(error, "message", None) or str(error))
+# The engine names a hand in its messages "Hand 3: ..." (RULES.md 1.3, scoring/engine.py); a game
+# whose table calls it a deal (Sixty-Six) says "Deal 3: ..." on its pages.
+IN_HAND = "Hand %(number)s: %(problem)s"
+IN_DEAL = gettext_noop("Deal %(number)s: %(problem)s")
+
+
+def shown_message(error: BaseException | str, game: GameSpec | str | None = None) -> str:
+    """An engine error (InvalidHand, or its message) as its reader should
+    see it; ``game`` (its spec or id): the hand named in the game's word."""
+    message = getattr(error, "message", None) or error
+    if game is not None and isinstance(message, Text) and message.msgid == IN_HAND and plays_deals(game):
+        message = Text(IN_DEAL, params=message.params)
+    return shown(message) if isinstance(message, Text) else str(message)
 
 
 def shown_specs() -> list[GameSpec]:
@@ -105,9 +116,23 @@ def _forget_translations_on_a_new_catalogue(*, file_path, **kwargs) -> None:
         _translated_spec.cache_clear()
 
 
-def plays_deals(spec: GameSpec) -> bool:
-    """The game calls a hand a deal (Sixty-Six): its messages say so."""
-    return get_game(spec.id).spec.hand_noun == "deal"
+def _game_id(game: GameSpec | str) -> str:
+    return game if isinstance(game, str) else game.id
+
+
+def plays_deals(game: GameSpec | str) -> bool:
+    """The game (its spec or id) calls a hand a deal (Sixty-Six): its messages say so."""
+    return get_game(_game_id(game)).spec.hand_noun == "deal"
+
+
+def hand_words(game: GameSpec | str) -> dict[str, str]:
+    """What the game (its spec or id) calls a hand, for a message's
+    placeholders: ``h`` ("hand"; Sixty-Six "deal"), ``H`` ("Hand",
+    "Deal") and ``hs`` ("hands", "deals"), in the reader's language:
+    "%(H)s %(n)d is locked"."""
+    spec = get_game(_game_id(game)).spec
+    noun = shown(spec.hand_noun)
+    return {"h": noun, "H": capfirst(noun), "hs": shown(spec.hands_noun)}
 
 
 def bids_a_contract(spec: GameSpec) -> bool:
@@ -121,6 +146,13 @@ def game_name(game_id: str) -> str:
         return shown(get_game(game_id).spec.name)
     except KeyError:
         return game_id
+
+
+def listed(items) -> str:
+    """Items as a list in the reader's language: "Ann, Bob, Cat" (Urdu and
+    Sindhi: "Ann، Bob، Cat", with the Arabic comma)."""
+    # Translators: what separates the items of a list, "Ann, Bob": a comma and a space (Urdu, Sindhi: "، ").
+    return pgettext("list separator", ", ").join(str(item) for item in items)
 
 
 def hands_count(spec: GameSpec, n: int) -> str:

@@ -240,14 +240,23 @@ def summary(done: Restored) -> str:
             if done.already_here
             else [_("Nothing was restored: the file holds no matches or tournaments.")]
         )
+    elif done.as_copy:
+        said = [
+            _("Restored as a copy: %(what)s. A copy counts in no player's record or rating.")
+            % {"what": counted(done.matches, done.tournaments)}
+        ]
     else:
-        matches = ngettext("%(n)d match", "%(n)d matches", done.matches) % {"n": done.matches}
-        tournaments = ngettext("%(n)d tournament", "%(n)d tournaments", done.tournaments) % {"n": done.tournaments}
-        if done.as_copy:
-            said = [
-                _("Restored as a copy: %(matches)s and %(tournaments)s. A copy counts in no player's record or rating.")
-                % {"matches": matches, "tournaments": tournaments}
-            ]
-        else:
-            said = [_("Restored %(matches)s and %(tournaments)s.") % {"matches": matches, "tournaments": tournaments}]
+        said = [_("Restored %(what)s.") % {"what": counted(done.matches, done.tournaments)}]
     return " ".join(said + done.already_here)
+
+
+def counted(matches: int, tournaments: int) -> str:
+    """ "1 match", "3 matches and 1 tournament": each count in its plural
+    form, a count of none left out (both none: "0 matches")."""
+    match_words = ngettext("%(n)d match", "%(n)d matches", matches) % {"n": matches}
+    if not tournaments:
+        return match_words
+    tournament_words = ngettext("%(n)d tournament", "%(n)d tournaments", tournaments) % {"n": tournaments}
+    if not matches:
+        return tournament_words
+    return _("%(matches)s and %(tournaments)s") % {"matches": match_words, "tournaments": tournament_words}

@@ -30,7 +30,9 @@ from django.utils.translation import gettext as _
 
 from ..audit import Actor, record
 from ..errors import ServiceError
+from ..i18n import hand_words
 from ..models import AuditEvent, Hand, Match
+from ..scoring import get_game
 
 Action = AuditEvent.Action
 PENDING = Hand.Confirmation.PENDING
@@ -98,15 +100,34 @@ def guard_correction(match: Match, number: int, actor: Actor) -> Correction:
         state = Hand.objects.filter(match=match, number=number).values_list("confirmation", flat=True).first() or ""
     organiser = by_organiser(actor)
     if not organiser and (state == CONFIRMED or match.accepted_at is not None):
-        raise ServiceError(locked_message(number), code="locked")
+        raise ServiceError(locked_message(match, number), code="locked")
     return Correction(state, match.status == Match.Status.FINISHED, organiser)
 
 
-def locked_message(number: int) -> str:
-    return _(
-        "Hand %(n)d is locked: it was confirmed by the other side (or an organiser accepted the match as it is). "
-        "Only an organiser can correct it now; nothing was changed."
-    ) % {"n": number}
+def locked_message(match: Match, number: int) -> str:
+    words = {**hand_words(match.game), "n": number}
+    if has_sides(match):
+        return (
+            _(
+                "%(H)s %(n)d is locked: it was confirmed by the other side "
+                "(or an organiser accepted the match as it is). "
+                "Only an organiser can correct it now; nothing was changed."
+            )
+            % words
+        )
+    return (
+        _(
+            "%(H)s %(n)d is locked: it was confirmed by another player "
+            "(or an organiser accepted the match as it is). "
+            "Only an organiser can correct it now; nothing was changed."
+        )
+        % words
+    )
+
+
+def has_sides(match: Match) -> bool:
+    """The game has partnerships: the other side checks; else another player (GameSpec.has_sides)."""
+    return get_game(match.game).spec.has_sides
 
 
 def state_after_edit(correction: Correction) -> dict:

@@ -53,8 +53,9 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
                     spec_field,
                     data.get(input_name(spec_field, seat)),
                     lambda name=name, spec_field=spec_field: (
-                        # Translators: which input an error is about: "Ann: tricks" (a player and a field).
-                        _("%(name)s: %(field)s") % {"name": name, "field": spec_field.label.lower()}
+                        # Translators: which input an error is about, a player's field: "Ann's tricks".
+                        # In an error: "Fill in Ann's tricks.", "Ann's card points: enter a whole number."
+                        _("%(name)s's %(field)s") % {"name": name, "field": spec_field.label.lower()}
                     ),
                     parsed,
                     input_name(spec_field, seat),
@@ -78,7 +79,10 @@ def _parse_value(spec_field: Field, raw: Any, what: Any, parsed: Parsed, name: s
     (only called for an error: a saved hand builds no message)."""
     raw = typed(raw)
     if raw == "":
-        if spec_field.required and not spec_field.omit_if_false:
+        if spec_field.required and not spec_field.omit_if_false and spec_field.per_player:
+            # Translators: %(what)s is a player's field: "Fill in Ann's bid."
+            parsed.errors[name] = _("Fill in %(what)s.") % {"what": _words(what)}
+        elif spec_field.required and not spec_field.omit_if_false:
             parsed.errors[name] = _("%(what)s: this is needed.") % {"what": _words(what)}
         return None
     if len(raw) > MAX_RAW_LENGTH:

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
-from ..i18n import hands_count, shown, shown_spec
+from ..i18n import hands_count, listed, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Table
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from ..stats.chart import Chart, running_totals
@@ -127,7 +127,7 @@ class ScoreSheet:
 
     @property
     def problem(self) -> str | None:
-        return shown(self.broken_message) if self.broken_message else None
+        return shown_message(self.broken_message, self.spec) if self.broken_message else None
 
     @property
     def history_newest_first(self) -> list[HistoryRow]:
@@ -193,7 +193,7 @@ class ScoreSheet:
     @property
     def chart_description(self) -> str:
         """The chart in words, for screen readers."""
-        finals = ", ".join(
+        finals = listed(
             _("%(name)s %(total)s") % {"name": name, "total": total}
             for name, total in zip(self.names, self.totals, strict=True)
         )

@@ -33,12 +33,13 @@ from ..access.permissions import closed_message
 from ..audit import SYSTEM, Actor, record
 from ..backups import copies
 from ..errors import ServiceError
-from ..i18n import shown, shown_message, shown_spec
+from ..i18n import hand_words, listed, shown, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
 from ..tournaments import rounds
 from . import confirmation
+from .confirmation import has_sides
 from .selectors import last_bidding_change
 from .wording import label_words
 
@@ -136,7 +137,7 @@ def same_player_message(seats: list[tuple[int, str]]) -> str:
                 "Seats %(seats)s and %(last)s have the same player (%(name)s; names are compared ignoring capitals"
                 " and extra spaces)."
             )
-            % {"seats": ", ".join(numbers[:-1]), "last": numbers[-1], "name": taken[0][1]}
+            % {"seats": listed(numbers[:-1]), "last": numbers[-1], "name": taken[0][1]}
         )
     return " ".join(sentences)
 
@@ -180,7 +181,7 @@ def save_bidding(
     try:
         check_bidding(match.engine_input(entries), bidding)
     except InvalidHand as error:
-        raise ServiceError(shown_message(error)) from None
+        raise ServiceError(shown_message(error, match.game)) from None
     before = match.pending_bidding
     match.pending_bidding = bidding
     _save(match, ["pending_bidding"])
@@ -269,10 +270,10 @@ def edit_hand(
     _require_not_abandoned(match)
     _require_version(match, version)
     if not 1 <= number <= len(entries):
-        raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
+        raise ServiceError(no_such_hand(match, number), code="not_found")
     lock = confirmation.guard_correction(match, number, actor)
     if actor.link is not None and match.status == Match.Status.FINISHED and lock.state != confirmation.DISPUTED:
-        raise ServiceError(only_checks_message(), code="locked")
+        raise ServiceError(only_checks_message(match), code="locked")
     before = entries[number - 1]
     if entry == before and lock.state != confirmation.DISPUTED:
         return HandEdited(match, None)
@@ -356,7 +357,7 @@ def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Mat
     _require_not_abandoned(match)
     _require_version(match, version)
     if not entries:
-        raise ServiceError(_("There is no hand to undo."))
+        raise ServiceError(nothing_to_undo(match))
     lock = confirmation.guard_correction(match, len(entries), actor)
     result = _score(match.engine_input(entries[:-1]))
     Hand.objects.filter(match=match, number=len(entries)).delete()
@@ -406,21 +407,14 @@ def check_hand(
     _require_version(match, version)
     hand = Hand.objects.filter(match=match, number=number).first()
     if hand is None:
-        raise ServiceError(_("There is no hand %(n)d in this match.") % {"n": number}, code="not_found")
-    n = {"n": number}
+        raise ServiceError(no_such_hand(match, number), code="not_found")
+    n = {**hand_words(match.game), "n": number}
     if not match.confirm_hands or hand.confirmation == confirmation.CONFIRMED or match.accepted_at is not None:
-        raise ServiceError(_("Hand %(n)d needs no check: nothing was changed.") % n, code="conflict")
+        raise ServiceError(_("%(H)s %(n)d needs no check: nothing was changed.") % n, code="conflict")
     if not correct and hand.confirmation == confirmation.DISPUTED:
-        raise ServiceError(_("Hand %(n)d is already marked as wrong: correct it first.") % n, code="conflict")
+        raise ServiceError(_("%(H)s %(n)d is already marked as wrong: correct it first.") % n, code="conflict")
     if not may_check(actor, hand, same_phone=hand.entry_key in entered_here):
-        raise ServiceError(
-            _(
-                "This screen entered hand %(n)d, so it cannot also confirm it. "
-                "A player of the other side checks it on their own phone, or on the phone that entered it."
-            )
-            % n,
-            code="forbidden",
-        )
+        raise ServiceError(own_entry_message(match, number), code="forbidden")
     before = hand.confirmation
     state = confirmation.CONFIRMED if correct else confirmation.DISPUTED
     Hand.objects.filter(pk=hand.pk).update(confirmation=state, check_key=client_key, updated_at=timezone.now())
@@ -448,7 +442,10 @@ def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
     if match.status != Match.Status.FINISHED:
         raise ServiceError(_("Only a finished match can be accepted as it is."), code="closed")
     if match.unconfirmed_hands == 0:
-        raise ServiceError(_("Every hand of this match is confirmed: there is nothing to accept."), code="conflict")
+        raise ServiceError(
+            _("Every %(h)s of this match is confirmed: there is nothing to accept.") % hand_words(match.game),
+            code="conflict",
+        )
     match.accepted_at = timezone.now()
     _save(match, ["accepted_at", *_settle(match, actor)])
     record(actor, Action.ACCEPTED, match=match, after={"hands not confirmed": match.unconfirmed_hands})
@@ -507,7 +504,7 @@ def _score(engine_input: dict) -> dict:
     try:
         return score_match(engine_input)
     except InvalidHand as error:
-        raise ServiceError(shown_message(error)) from None
+        raise ServiceError(shown_message(error, engine_input.get("game"))) from None
 
 
 def _entered_by(actor: Actor) -> dict:
@@ -530,19 +527,56 @@ def _require_link_may_write(match: Match, actor: Actor, *, after_the_end: bool =
     if match.links_closed_at is not None:
         raise ServiceError(closed_message(match), code="locked")
     if match.status == Match.Status.FINISHED and not after_the_end:
-        raise ServiceError(only_checks_message(), code="locked")
+        raise ServiceError(only_checks_message(match), code="locked")
 
 
-def only_checks_message() -> str:
-    return _(
-        "This match is over: what is left for the table is the other side's check of its hands "
-        "(and correcting a hand marked as wrong). Nothing was changed."
+def nothing_to_undo(match: Match) -> str:
+    return _("There is no %(h)s to undo.") % hand_words(match.game)
+
+
+def no_such_hand(match: Match, number: int) -> str:
+    # Translators: %(h)s is the game's word for a hand ("hand"; Sixty-Six: "deal").
+    return _("There is no %(h)s %(n)d in this match.") % {**hand_words(match.game), "n": number}
+
+
+def own_entry_message(match: Match, number: int) -> str:
+    """Why the screen that entered a hand may not confirm it (the check page says the same)."""
+    words = {**hand_words(match.game), "n": number}
+    if has_sides(match):
+        return (
+            _(
+                "This screen entered %(h)s %(n)d, so it cannot also confirm it. "
+                "A player of the other side checks it on their own phone, or on the phone that entered it."
+            )
+            % words
+        )
+    return (
+        _(
+            "This screen entered %(h)s %(n)d, so it cannot also confirm it. "
+            "Another player checks it on their own phone, or on the phone that entered it."
+        )
+        % words
     )
+
+
+def only_checks_message(match: Match) -> str:
+    if has_sides(match):
+        return _(
+            "This match is over: what is left for the table is the other side's check of its %(hs)s "
+            "(and correcting a %(h)s marked as wrong). Nothing was changed."
+        ) % hand_words(match.game)
+    return _(
+        "This match is over: what is left for the table is another player's check of its %(hs)s "
+        "(and correcting a %(h)s marked as wrong). Nothing was changed."
+    ) % hand_words(match.game)
 
 
 def _require_open(match: Match) -> None:
     if match.status == Match.Status.FINISHED:
-        raise ServiceError(_("This match is over: no more hands can be added."), code="closed")
+        # Translators: %(hs)s is the game's word for hands ("hands"; Sixty-Six: "deals").
+        raise ServiceError(
+            _("This match is over: no more %(hs)s can be added.") % hand_words(match.game), code="closed"
+        )
     _require_not_abandoned(match)
 
 
@@ -613,7 +647,7 @@ def describe_bidding(spec, names: list[str], bidding: dict) -> str:
         value = bidding.get(spec_field.name)
         labels = dict(spec_field.choices)
         if spec_field.per_player and isinstance(value, list):
-            words.append(", ".join(f"{name} {labels.get(v, v)}" for name, v in zip(names, value, strict=False)))
+            words.append(listed(f"{name} {labels.get(v, v)}" for name, v in zip(names, value, strict=False)))
         elif spec_field.kind == "player" and isinstance(value, int) and 0 <= value < len(names):
             words.append(names[value])
         elif spec_field.kind == "bool":

@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
-from ..i18n import bids_a_contract, plays_deals
+from ..i18n import bids_a_contract, listed, plays_deals
 from ..models import AuditEvent
 from ..numbers import plain_int
 from ..scoring import Field, GameSpec
@@ -53,7 +53,7 @@ def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
             pieces.append(words)
     if per_player:
         seats = [
-            f"{name} " + ", ".join(_said(f, entry[f.name][seat]) for f in per_player if seat < len(entry[f.name]))
+            f"{name} " + listed(_said(f, entry[f.name][seat]) for f in per_player if seat < len(entry[f.name]))
             for seat, name in enumerate(names)
         ]
         pieces[players_at:players_at] = seats
@@ -181,7 +181,7 @@ def change_words(spec: GameSpec, names: list[str], value: Any) -> str:
     if "players" in value or "options" in value:  # the match started
         pieces = []
         if "players" in value:
-            pieces.append(_("players %(names)s") % {"names": ", ".join(map(str, value["players"]))})
+            pieces.append(_("players %(names)s") % {"names": listed(value["players"])})
         if "options" in value:
             pieces.append(options_words(spec, value.get("options") or {}))
         return SEP.join(pieces)
@@ -190,7 +190,7 @@ def change_words(spec: GameSpec, names: list[str], value: Any) -> str:
         pieces = [f"{name} {total}" for name, total in zip(names, totals, strict=False)]
         winners = [names[i] for i in value.get("winners") or [] if isinstance(i, int) and 0 <= i < len(names)]
         if winners:
-            pieces.append(_("won by %(names)s") % {"names": ", ".join(winners)})
+            pieces.append(_("won by %(names)s") % {"names": listed(winners)})
         return SEP.join(pieces)
     if "label" in value:  # a scoring link
         return _("link “%(label)s”") % {"label": value["label"]}

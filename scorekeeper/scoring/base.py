@@ -346,6 +346,12 @@ class GameSpec:
         return next(o for o in self.options if o.name == name)
 
     @property
+    def has_sides(self) -> bool:
+        """Partnerships (``sides``): a hand is checked by the other side;
+        without, every player for themselves, by another player."""
+        return bool(self.sides)
+
+    @property
     def bidding_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.hand_fields if f.phase == "bidding")
 

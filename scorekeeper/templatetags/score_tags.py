@@ -9,7 +9,7 @@ from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from ..i18n import hands_count, shown
+from ..i18n import hands_count, listed, plays_deals, shown
 from ..matches.check_card import may_check
 from ..matches.confirmation import PENDING
 from ..matches.wording import label_words
@@ -36,6 +36,18 @@ def suits(text, autoescape=True):
     text = str(conditional_escape(text) if autoescape else text)
     red = RED_SUITS.sub(r'<span class="suit-red">\1</span>', text)
     return mark_safe(f'<span class="suited">{red}</span>' if red != text else text)
+
+
+@register.filter(name="plays_deals")
+def plays_deals_filter(spec) -> bool:
+    """{% if sheet.spec|plays_deals %}: the game calls a hand a deal (Sixty-Six); False without a game."""
+    return spec is not None and spec != "" and plays_deals(spec)
+
+
+@register.filter(name="listed")
+def listed_filter(items) -> str:
+    """{{ names|listed }}: "Ann, Bob" in the reader's language (the Arabic comma in Urdu and Sindhi)."""
+    return listed(items or ())
 
 
 @register.filter
@@ -137,7 +149,7 @@ def entry_summary(entry):
     parts = []
     for key, value in entry.items():
         if isinstance(value, list):
-            value = ", ".join(str(v).replace("_", " ") for v in value)
+            value = listed(str(v).replace("_", " ") for v in value)
         elif value is True:
             value = _("yes")
         elif value is False:

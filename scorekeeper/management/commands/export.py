@@ -6,6 +6,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from ...backups import export
+from ...backups.restore import counted
 from ...models import Match, Tournament
 
 
@@ -32,8 +33,6 @@ class Command(BaseCommand):
         if file:
             with open(file, "w", encoding="utf-8") as out:
                 out.write(text)
-            self.stderr.write(
-                f"{len(data['matches'])} matches, {len(data['tournaments'])} tournaments written to {file}"
-            )
+            self.stderr.write(f"{counted(len(data['matches']), len(data['tournaments']))} written to {file}")
         else:
             sys.stdout.write(text + "\n")

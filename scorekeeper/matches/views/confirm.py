@@ -17,6 +17,7 @@ from ...access.decorators import organiser_required, refuse, scorer_required
 from ...access.permissions import Viewer
 from ...audit import Actor
 from ...errors import ServiceError
+from ...i18n import hand_words
 from ...models import Match
 from .. import services
 from ..check_card import asks_for_checks, card_for, may_be_checked, may_check
@@ -49,6 +50,7 @@ def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) ->
         "card": card_for(sheet, number, same_phone=same_phone) if checkable else None,
         "row": row,
         "own_entry": not checkable and may_be_checked(sheet) and row.confirmation in UNCONFIRMED,
+        "own_entry_message": services.own_entry_message(match, number),
     }
     return render(request, "matches/check_hand.html", context)
 
@@ -79,10 +81,10 @@ def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> Ht
                 return HttpResponseForbidden(error.message, content_type="text/plain; charset=utf-8")
             return refuse(request, error.message)
         return answer(request, match.pk, actor, status=CONFLICT, error=error.message, history="all")
-    n = {"n": checked.number}
+    n = {**hand_words(match.game), "n": checked.number}
     if checked.verdict == "confirmed":
-        return saved(request, match.pk, actor, _("Hand %(n)d confirmed: it is locked now.") % n, history="all")
-    message = _("Hand %(n)d is marked as wrong. Correct it (Edit, in the table of hands), then check it again.")
+        return saved(request, match.pk, actor, _("%(H)s %(n)d confirmed: it is locked now.") % n, history="all")
+    message = _("%(H)s %(n)d is marked as wrong. Correct it (Edit, in the table of hands), then check it again.")
     return saved(request, match.pk, actor, message % n, history="all", warning=True)
 
 

@@ -23,7 +23,7 @@ from ..confirmation import CHECK_ACTIONS, DISPUTED, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
 from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to, refusal_in_words
 from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
-from .sheet import tricks_count
+from .sheet import bid_totals, tricks_count
 
 
 @require_http_methods(["GET", "POST"])
@@ -33,10 +33,10 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     if not 1 <= number <= len(sheet.rows):
         raise Http404("No such hand")
     if sheet.rows[number - 1].locked and not by_organiser(actor):
-        return refuse(request, locked_message(number))
+        return refuse(request, locked_message(match, number))
     viewer = Viewer.of(actor, match)
     if not viewer.can_score and sheet.rows[number - 1].confirmation != DISPUTED:  # the match is over: checks only
-        return refuse(request, services.only_checks_message())
+        return refuse(request, services.only_checks_message(match))
     if request.method == "GET":
         return _edit_page(request, sheet, number, entry_values(sheet.rows[number - 1].entry))
     try:
@@ -107,16 +107,15 @@ def edit_preview(request: HttpRequest, match: Match, number: int, actor: Actor) 
     earlier = _before(sheet, number)
     whole = parse_hand(sheet.spec, request.POST, sheet.names)
     bidding = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
-    hints = entry_hints(earlier, {**bidding.values, **partial_bids(sheet.spec, request.POST, sheet.names)})
+    partial = partial_bids(sheet.spec, request.POST, sheet.names)
+    hints = entry_hints(earlier, {**bidding.values, **partial})
     context = {"sheet": sheet, "hints": hints, **tricks_count(sheet.spec, whole.values, hints)}
-    if hints.get("bid_total") is not None and hints.get("cards"):
-        context["bid_balance"] = hints["bid_total"] - hints["cards"]
-        context["bid_under"] = hints["cards"] - hints["bid_total"]
+    context.update(bid_totals(hints, partial, sheet.names))
     if whole.ok:
         try:
             context["preview"] = shown_preview(preview_hand(earlier, whole.values))
         except InvalidHand as error:
-            context["problem"] = shown_message(error)
+            context["problem"] = shown_message(error, sheet.spec)
     return render(request, "matches/preview.html", context)
 
 
@@ -126,13 +125,13 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
         if request.method == "POST" and request.htmx:
-            return refusal_in_words(_("There is no hand to undo."), CONFLICT)
-        messages.info(request, _("There is no hand to undo."))
+            return refusal_in_words(services.nothing_to_undo(match), CONFLICT)
+        messages.info(request, services.nothing_to_undo(match))
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
-        return refuse(request, locked_message(len(sheet.rows)))
+        return refuse(request, locked_message(match, len(sheet.rows)))
     if not Viewer.of(actor, match).can_score:  # the match is over: checks only
-        return refuse(request, services.only_checks_message())
+        return refuse(request, services.only_checks_message(match))
     if request.method == "GET":
         return render(request, "matches/undo_hand.html", {"sheet": sheet, "row": sheet.rows[-1]})
     try:

@@ -174,11 +174,10 @@ def preview(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     if sheet.finished or not sheet.match.is_open:
         return render(request, "matches/preview.html", context)
     bidding = parse_hand(sheet.spec, request.POST, sheet.names, phases=("bidding",))
-    hints = entry_hints(sheet.engine_input, {**bidding.values, **partial_bids(sheet.spec, request.POST, sheet.names)})
+    partial = partial_bids(sheet.spec, request.POST, sheet.names)
+    hints = entry_hints(sheet.engine_input, {**bidding.values, **partial})
     context["hints"] = hints
-    if hints.get("bid_total") is not None and hints.get("cards"):
-        context["bid_balance"] = hints["bid_total"] - hints["cards"]
-        context["bid_under"] = hints["cards"] - hints["bid_total"]
+    context.update(bid_totals(hints, partial, sheet.names))
     whole = parse_hand(sheet.spec, request.POST, sheet.names)
     try:
         if whole.ok:
@@ -186,9 +185,29 @@ def preview(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         elif sheet.spec.has_bidding and bidding.ok:
             check_bidding(sheet.engine_input, bidding.values)
     except InvalidHand as error:
-        context["problem"] = shown_message(error)
+        context["problem"] = shown_message(error, sheet.spec)
     context.update(tricks_count(sheet.spec, whole.values, hints))
     return render(request, "matches/preview.html", context)
+
+
+def bid_totals(hints: dict, partial: dict, names: list[str]) -> dict:
+    """ "Total bid 5 of 4: over by 1" (Oh Hell), once everyone has bid;
+    before, the total so far and who is still to bid, in bidding order
+    (``bids_missing``): "exactly the cards dealt" said before the dealer
+    has bid would be a guess."""
+    if hints.get("bid_total") is None or not hints.get("cards"):
+        return {}
+    bids = partial.get("bids") or []
+    missing = [
+        names[seat]
+        for seat in hints.get("bidding_order") or range(len(names))
+        if seat >= len(bids) or bids[seat] is None or not 0 <= bids[seat] <= hints["cards"]
+    ]
+    return {
+        "bid_balance": hints["bid_total"] - hints["cards"],
+        "bid_under": hints["cards"] - hints["bid_total"],
+        "bids_missing": missing,
+    }
 
 
 def tricks_count(spec, values: dict, hints: dict) -> dict:

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, quote_etag
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,7 +24,7 @@ from ...access.decorators import tournament_organiser_required
 from ...access.qr import phone_url, qr_svg
 from ...audit import Actor
 from ...errors import ServiceError
-from ...i18n import shown_spec, shown_specs
+from ...i18n import listed, shown_spec, shown_specs
 from ...matches.forms import parse_options
 from ...matches.wording import side_letter
 from ...models import Entrant, Round, Table, Tournament
@@ -179,11 +179,11 @@ def register(request: HttpRequest, tournament: Tournament, actor: Actor) -> Http
     except ServiceError as e:
         return _render_dashboard(request, tournament, error=e.message, status=_status_for(e), names=text)
     if result.added:
-        messages.success(request, _("Registered: %(names)s.") % {"names": ", ".join(result.added)})
+        messages.success(request, _("Registered: %(names)s.") % {"names": listed(result.added)})
     if result.already:
-        messages.info(request, _("Already registered: %(names)s.") % {"names": ", ".join(result.already)})
+        messages.info(request, _("Already registered: %(names)s.") % {"names": listed(result.already)})
     if result.duplicates:
-        messages.info(request, _("Given twice, registered once: %(names)s.") % {"names": ", ".join(result.duplicates)})
+        messages.info(request, _("Given twice, registered once: %(names)s.") % {"names": listed(result.duplicates)})
     if result.errors:
         messages.error(request, _("Not registered: %(names)s") % {"names": "; ".join(result.errors)})
     return redirect(tournament)
@@ -354,7 +354,11 @@ def table_link(request: HttpRequest, tournament: Tournament, table_id: int, acto
         count = links.revoke_table_links(table_id=table.pk, actor=actor)
         messages.success(
             request,
-            _("Table %(t)d: %(n)d link(s) revoked. No device can score it until you issue a new link.")
+            ngettext(
+                "Table %(t)d: %(n)d link revoked. No device can score it until you issue a new link.",
+                "Table %(t)d: %(n)d links revoked. No device can score it until you issue a new link.",
+                count,
+            )
             % {"t": table.number, "n": count},
         )
         return redirect(tournament)
@@ -484,7 +488,7 @@ def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, acto
         messages.success(
             request,
             _("Round %(r)d ended: tables %(t)s ended, their current totals decide, and the round is over.")
-            % {"r": rnd.number, "t": ", ".join(str(n) for n in numbers)},
+            % {"r": rnd.number, "t": listed(numbers)},
         )
     else:
         messages.success(

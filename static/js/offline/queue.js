@@ -106,7 +106,7 @@
       var input = holder.matches("input") ? holder : holder.querySelector("[name]");
       if (input && absent.indexOf(input.name) >= 0 && missing.indexOf(holder.dataset.label) < 0) missing.push(holder.dataset.label);
     });
-    if (missing.length) problems.push(Q.say("notKeptMissing", { fields: missing.join(", ") }));
+    if (missing.length) problems.push(Q.say("notKeptMissing", { fields: missing.join(Q.say("listSeparator")) }));
     form.querySelectorAll("[data-sum-to]").forEach(function (group) {
       var names = {};
       group.querySelectorAll("input[type=radio]").forEach(function (r) { names[r.name] = true; });
