@@ -151,7 +151,7 @@ def test_the_next_hand_can_be_entered_while_one_waits_and_later_closes_the_card(
     later = text_of(phone.get(f"/matches/{match.pk}/?later=1"))
     assert "Pass the phone" not in later
     assert "not yet confirmed" in later  # the row's mark, for screen readers too
-    assert "1 hand is not yet confirmed by the other side." in later
+    assert "Not yet confirmed by another player: 1 hand." in later  # Spades for two: no sides
     assert save_on(phone, match, OTHER).status_code == 302
     assert Match.objects.get(pk=match.pk).hands_played == 2
     # The card asks for the oldest hand first.

@@ -238,9 +238,9 @@ def test_sixtysix_edit_that_ends_the_game_early_is_refused(make_match):
     match = make_match("sixtysix", options={"target": 3}, hands=[X1, X2, X1])
     assert_state(match, totals=[2, 2], hands_played=3)
     before = snapshot(match)
-    # X3 in hand 1 gives Ann 3 at once: hand 2 would come after the end.
+    # X3 in deal 1 gives Ann 3 at once: deal 2 would come after the end (Sixty-Six says deal).
     error = refused(lambda: services.edit_hand(match_id=match.pk, number=1, entry=X3, version=before["version"]))
-    assert "Hand 2" in error.message
+    assert "Deal 2" in error.message
     assert "already over" in error.message
     assert snapshot(match) == before
 
