@@ -111,7 +111,7 @@ def test_a_second_phone_confirms_and_something_wrong_reopens(app, new_context, l
     expect(entering.page.get_by_role("dialog")).to_have_count(0)
     row = entering.history_row(1)
     expect(row.locator(".check-mark.is-pending")).to_have_text(re.compile(r"not yet confirmed"))
-    expect(entering.page.locator(".check-status")).to_contain_text("1 hand is not yet confirmed by the other side.")
+    expect(entering.page.locator(".check-status")).to_contain_text("Not yet confirmed by another player: 1 hand.")
 
     # The same link on another phone may not confirm what the first phone entered.
     same_link = new_device(new_context, live_server)

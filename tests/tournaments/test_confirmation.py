@@ -86,7 +86,7 @@ def test_an_organiser_accepts_a_match_as_it_is(finished_table, organiser):
     t, table = finished_table
     organiser_screen = client_for(organiser)
     sheet = text_of(organiser_screen.get(f"/matches/{table.match_id}/"))
-    assert "1 hand is not yet confirmed by the other side." in sheet
+    assert "Not yet confirmed by another player: 1 hand." in sheet
     assert "The match counts in the standings when every hand is." in sheet
     version = Match.objects.get(pk=table.match_id).version
     accepted = organiser_screen.post(f"/matches/{table.match_id}/accept/", {"version": version}, follow=True)
