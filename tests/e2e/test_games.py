@@ -275,7 +275,7 @@ def test_sixtysix_full_game(app):
     sixtysix_deal(app, "Someone claimed 66", "Bob", (25, 250), "Yes")
     expect(page.locator("#preview .problem")).to_contain_text("card points must be 0 to 230, got 250")
     app.press("Save deal 2")
-    expect(page.locator("#entry .banner-error")).to_have_text("Hand 2: Bob's card points must be 0 to 230, got 250")
+    expect(page.locator("#entry .banner-error")).to_have_text("Deal 2: Bob's card points must be 0 to 230, got 250")
     assert app.hand_count(match_id) == 1
     expect(page.locator("#in-points_0")).to_have_value("25")
     page.locator("#in-points_1").fill("66")
