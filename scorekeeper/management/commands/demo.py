@@ -5,7 +5,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from config.network import local_url
-
 from scorekeeper.audit import Actor
 from scorekeeper.matches import services
 
