@@ -48,7 +48,7 @@ def in_language(app, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ur", "sd"])
-def test_each_games_rules_page_reads_in_each_language(app, shot, size, lang):
+def test_each_games_rules_page_reads_in_each_language(app, shot, axe_check, size, lang):
     page = app.page
     in_language(app, lang)
     for game in GAMES:
@@ -63,6 +63,9 @@ def test_each_games_rules_page_reads_in_each_language(app, shot, size, lang):
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         scroll = page.locator(".rules-example-scroll")
         assert scroll.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), f"{game}: the example scrolls sideways"
+        if game in ("drawbridge", "ohhell"):  # the longest words, and the widest example
+            serious = axe_check(f"rules-{game}-{lang}")
+            assert not serious, serious
         if lang in ("en", "ur") and game in ("spades", "ohhell"):
             shot(f"rules-{game}-{lang}")
             page.emulate_media(color_scheme="dark")
@@ -127,7 +130,7 @@ def share_page_with_a_new_link(app, lang: str = "en"):
     return match, box
 
 
-def test_copy_puts_the_whole_link_on_the_clipboard(app, shot, size):
+def test_copy_puts_the_whole_link_on_the_clipboard(app, shot, axe_check, size):
     page = app.page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     _match, box = share_page_with_a_new_link(app)
@@ -139,6 +142,8 @@ def test_copy_puts_the_whole_link_on_the_clipboard(app, shot, size):
     app.tap(box.get_by_role("button", name=re.compile("^Copy the link")))
     expect(box.get_by_role("status")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == url
+    serious = axe_check("share-copied")
+    assert not serious, serious
     shot("share-copied")
     page.emulate_media(color_scheme="dark")
     shot("share-copied-dark")
