@@ -91,27 +91,20 @@ def _example(game_id: str) -> dict:
         rows.append(
             {
                 "number": number,
-                "entry": entry,
-                "hand": hand,
+                "hand": hand,  # its details: Oh Hell's cards and trumps
                 "cells": [
                     {
-                        "name": name,
                         "points": hand["points"][seat],
                         "total": hand["totals"][seat],
                         "why": why[seat],
                         "bid": entry["bids"][seat] if "bids" in entry else None,
                         "took": entry["tricks"][seat] if "bids" in entry else None,
                     }
-                    for seat, name in enumerate(names)
+                    for seat in range(len(names))
                 ],
             }
         )
-    return {
-        "names": names,
-        "rows": rows,
-        "totals": result["totals"],
-        "winners": [names[i] for i in result["winners"]],
-    }
+    return {"names": names, "rows": rows, "totals": result["totals"]}
 
 
 def _default_words(option) -> str:
