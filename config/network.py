@@ -64,6 +64,16 @@ def lan_addresses() -> list[str]:
     return usable
 
 
+def local_url(address: str) -> str:
+    """The address this computer opens the app at: the host it listens on,
+    or 127.0.0.1 when it listens on every address."""
+    host, port = split_address(address)
+    if host in WILDCARDS:
+        host = "127.0.0.1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
 def join_url(address: str) -> str:
     """The address the phones open, or "" when the server listens on this computer only."""
     host, port = split_address(address)

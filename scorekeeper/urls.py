@@ -9,7 +9,7 @@ from .access import views as access
 from .access.login_form import LoginForm
 from .backups import views as backups
 from .installable import manifest, service_worker
-from .matches.views import confirm, corrections, lifecycle, sheet
+from .matches.views import confirm, corrections, lifecycle, rules, sheet
 from .players import views as players
 from .tournaments.views import organiser, public
 
@@ -33,6 +33,10 @@ urlpatterns = [
         lifecycle.match_action,
         name="match_action",
     ),
+]
+
+urlpatterns += [
+    path("games/<slug:game_id>/rules/", rules.game_rules, name="game_rules"),
 ]
 
 urlpatterns += [

@@ -2,7 +2,7 @@
 
 Matches are always built through the services, the way the app builds
 them, so the cached totals and versions are real. Every expected score in
-the tests is worked out from /work/shared/RULES.md, never copied from the
+the tests is worked out from docs/rules.md, never copied from the
 engine's output.
 """
 

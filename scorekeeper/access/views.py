@@ -103,7 +103,7 @@ def share(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         links.append({"link": link, "url": url, "qr": qr_svg(url) if url and not new else None, "new": new})
     new = next((item for item in links if item["new"]), None)
     if new is not None:
-        context.update(new_url=new["url"], qr=qr_svg(new["url"]))
+        context.update(new_url=new["url"], qr=qr_svg(new["url"]), new_link=new["link"])
     context.update(
         links=links,
         is_table=Table.objects.filter(match=match).exists(),

@@ -257,9 +257,18 @@ class DrawBridge(Game):
         if tricks >= need:
             odd = tricks - BOOK
             if strain == "NT":
-                sum_text = f"{NT_FIRST} + {odd - 1} x {NT_FURTHER}" if odd > 1 else f"{NT_FIRST}"
+                # Words, not an f-string: the "x" is a letter the other languages write as "×".
+                sum_text = (
+                    # Translators: a made no-trump sum, e.g. "40 + 2 x 30" (the first trick over six, the others).
+                    _("%(first)s + %(n)s x %(further)s", first=NT_FIRST, n=odd - 1, further=NT_FURTHER)
+                    if odd > 1
+                    else f"{NT_FIRST}"
+                )
                 if mult > 1:
-                    sum_text = f"({sum_text}) x {mult}" if odd > 1 else f"{sum_text} x {mult}"
+                    if odd > 1:
+                        sum_text = _("(%(sum)s) x %(mult)s", sum=sum_text, mult=mult)
+                    else:
+                        sum_text = _("%(sum)s x %(mult)s", sum=sum_text, mult=mult)
             else:
                 # Translators: the sum for a made contract, e.g. "3 over six x 30" (tricks over the six of the book).
                 sum_text = _("%(odd)s over six x %(value)s", odd=odd, value=TRICK_VALUES[strain])

@@ -538,7 +538,7 @@ def _exchange_with_csrf(client: Client, token: str) -> None:
 
 
 def _token_from_share_page(response) -> str:
-    found = re.search(r'value="http://testserver/l/([^/"]+)/"', response.content.decode())
+    found = re.search(r'id="link-new">http://testserver/l/([^/<"]+)/<', response.content.decode())
     assert found, "no new link on the share page"
     return found.group(1)
 

@@ -10,7 +10,7 @@ The live server answers from another thread, so the tests need
 runs an event loop in this thread, which makes Django refuse ORM calls from
 the test unless DJANGO_ALLOW_ASYNC_UNSAFE is set.
 
-Expected scores are worked out by hand from /work/shared/RULES.md and written
+Expected scores are worked out by hand from docs/rules.md and written
 into the tests; they are never read back from the app.
 """
 

@@ -6,7 +6,7 @@ page, its note, the dashboard, the pairings and the CSVs show them.
 Expected values are worked out by hand from the README's rules: place p at
 a table of k earns 2 * (k - p) / (k - 1), shared places split what they
 cover; a made Oh Hell bid scores 10 plus the tricks, a missed one 0
-(/work/shared/RULES.md, section 5)."""
+(docs/rules.md, section 5)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ does not grow with the event.
 
 These run on whichever cache the app is set up with: each process's memory
 by default, Redis with REDIS_URL. Expected figures are worked out from the
-Spades rules in /work/shared/RULES.md (a made bid b with t tricks scores
+Spades rules in docs/rules.md (a made bid b with t tricks scores
 10 * b + (t - b); a Swiss round 1 pairs by registration order)."""
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """python manage.py demo: a few players and one match of each game in
 progress and one finished, so a newcomer sees a realistic app at once."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from config.network import local_url
 from scorekeeper.audit import Actor
 from scorekeeper.matches import services
 
@@ -98,4 +100,8 @@ class Command(BaseCommand):
                         actor=DEMO,
                     )
                 created += 1
-        self.stdout.write(self.style.SUCCESS(f"Created {created} demo matches. Open http://127.0.0.1:8000/"))
+        self.stdout.write(self.style.SUCCESS(f"Created {created} demo matches."))
+        # Where the server of these settings is reached (ADDRESS, as bin/run and bin/dev serve it).
+        self.stdout.write(f"Open {local_url(settings.ADDRESS)}/ once the server runs (bin/run or bin/dev).")
+        if settings.JOIN_URL:
+            self.stdout.write(f"Phones on the network open {settings.JOIN_URL}/")

@@ -21,7 +21,7 @@ import sys
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config.network import split_address
+from config.network import local_url, split_address
 
 
 def default_workers() -> int:
@@ -62,13 +62,12 @@ class Command(BaseCommand):
         # "reload": here it stops, as Ctrl-C does.
         if hasattr(signal, "SIGHUP"):
             server.on_startup(lambda: signal.signal(signal.SIGHUP, server.signal_handler_interrupt))
-        self.stdout.write(self.banner(host, port), ending="\n")
+        self.stdout.write(self.banner(), ending="\n")
         sys.stdout.flush()
         server.serve()
 
-    def banner(self, host: str, port: int) -> str:
-        local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
-        lines = ["Scorekeeper is running.", f"  On this computer: {local}"]
+    def banner(self) -> str:
+        lines = ["Scorekeeper is running.", f"  On this computer: {local_url(settings.ADDRESS)}"]
         if settings.JOIN_URL:
             lines.append(f"  Phones on the network join at: {settings.JOIN_URL}")
         else:
