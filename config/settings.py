@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An unchanged poll answered 304 from the cache, before the session, the database and the rest.
+    "scorekeeper.polls.answer_unchanged_polls",
     # Before anything reads a form (the CSRF check does): 400 for one that is not UTF-8 or does not parse.
     "scorekeeper.middleware.refuse_undecodable_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
