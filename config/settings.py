@@ -263,14 +263,16 @@ else:
 STANDINGS_REFRESH_SECONDS = float(os.environ.get("STANDINGS_REFRESH_SECONDS", "3"))
 
 # One cache for what is worth keeping between requests (the standings as
-# last drawn): files in CACHE_DIR, shared by the server's processes, or
-# with REDIS_URL one Redis shared by every app server. Keys carry the
+# last drawn; "polls": what the polls compare, scorekeeper/polls.py): files
+# in CACHE_DIR, shared by the server's processes, or with REDIS_URL one
+# Redis shared by every app server. Keys carry the
 # database, so one database's tournament 1 never shows for another's.
 _DATABASE = DATABASES["default"]
 _KEY_PREFIX = hashlib.sha256(
     f"{_DATABASE['ENGINE']}|{_DATABASE.get('HOST')}|{_DATABASE.get('PORT')}|{_DATABASE['NAME']}".encode()
 ).hexdigest()[:12]
 REDIS_URL = os.environ.get("REDIS_URL", "")
+_CACHE_DIR = Path(os.environ.get("CACHE_DIR", str(BASE_DIR / ".cache" / "django")))
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -279,13 +281,22 @@ if REDIS_URL:
             "KEY_PREFIX": _KEY_PREFIX,
         }
     }
+    CACHES["polls"] = {**CACHES["default"], "KEY_PREFIX": f"{_KEY_PREFIX}-polls"}
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": os.environ.get("CACHE_DIR", str(BASE_DIR / ".cache" / "django")),
+            "BACKEND": "scorekeeper.cache.FileCache",
+            "LOCATION": str(_CACHE_DIR),
             "KEY_PREFIX": _KEY_PREFIX,
-        }
+        },
+        # What the polls compare (scorekeeper/polls.py): two small entries per
+        # table, many more than the default's 300, in a folder of their own.
+        "polls": {
+            "BACKEND": "scorekeeper.cache.FileCache",
+            "LOCATION": str(_CACHE_DIR / "polls"),
+            "KEY_PREFIX": _KEY_PREFIX,
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        },
     }
 
 # Keep data uploads small: no form of ours needs more.

@@ -8,9 +8,9 @@ the session, the database or the rest of the middleware run. Anything else
 (a tag that is not the cached one, nothing cached, a session cookie, any
 other URL) goes on to the views, which answer as before and fill the cache.
 
-What the cache holds (Django's cache: files shared by one server's
-processes, or one Redis shared by every app server, so a write on one
-server is seen by the next poll on any other):
+What the cache holds (Django's cache, ``CACHES["polls"]``: files shared by
+one server's processes, or one Redis shared by every app server, so a
+write on one server is seen by the next poll on any other):
 
 - ``poll-match-<id>``: (the match's version, its round's id or 0, whether
   it is a private tournament's table), set by
@@ -49,13 +49,16 @@ import re
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.http import HttpResponseNotModified
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers, quote_etag
+from django.utils.connection import ConnectionProxy
 from django.utils.http import parse_etags
 
+# Its own cache (settings.CACHES["polls"]): two small entries per table.
+poll_cache = ConnectionProxy(caches, "polls")
 TIMEOUT = 10 * 60  # s
 ROUND_FIELDS_READ = ("status", "ends_at", "paused_remaining")
 ROUND_FIELDS = set(ROUND_FIELDS_READ)
@@ -114,11 +117,11 @@ def not_modified(tag: str, vary) -> HttpResponseNotModified:
 def match_saved(sender, instance, created=False, update_fields=None, raw=False, **kwargs) -> None:
     """post_save of a Match: its new version, for the next poll."""
     if raw:
-        cache.delete(match_key(instance.pk))  # loaddata: looked up again by the next poll
+        poll_cache.delete(match_key(instance.pk))  # loaddata: looked up again by the next poll
         return
     if created or (update_fields is not None and "version" not in update_fields):
         return  # a new match is nobody's page yet; a save that keeps the version changes no page
-    entry = cache.get(match_key(instance.pk))
+    entry = poll_cache.get(match_key(instance.pk))
     if entry is not None:
         where = entry[1:]
     else:
@@ -127,7 +130,7 @@ def match_saved(sender, instance, created=False, update_fields=None, raw=False, 
         table = Table.objects.filter(match_id=instance.pk).values_list("round_id", "round__tournament__is_public")
         round_id, public = table.first() or (0, True)
         where = (round_id, not public)
-    cache.set(match_key(instance.pk), (instance.version, *where), timeout=TIMEOUT)
+    poll_cache.set(match_key(instance.pk), (instance.version, *where), timeout=TIMEOUT)
 
 
 def round_saved(sender, instance, update_fields=None, raw=False, **kwargs) -> None:
@@ -140,23 +143,23 @@ def round_saved(sender, instance, update_fields=None, raw=False, **kwargs) -> No
 
     row = None if raw else Round.objects.filter(pk=instance.pk).values_list(*ROUND_FIELDS_READ).first()
     if row is None:
-        cache.delete(round_key(instance.pk))  # loaddata: looked up again by the next poll
+        poll_cache.delete(round_key(instance.pk))  # loaddata: looked up again by the next poll
         return
-    cache.set(round_key(instance.pk), round_clock(*row), timeout=TIMEOUT)
+    poll_cache.set(round_key(instance.pk), round_clock(*row), timeout=TIMEOUT)
 
 
 def table_saved(sender, instance, created=False, **kwargs) -> None:
     """A match became a tournament table: its cached "no round" goes."""
     if created:
-        cache.delete(match_key(instance.match_id))
+        poll_cache.delete(match_key(instance.match_id))
 
 
 def match_deleted(sender, instance, **kwargs) -> None:
-    cache.delete(match_key(instance.pk))
+    poll_cache.delete(match_key(instance.pk))
 
 
 def round_deleted(sender, instance, **kwargs) -> None:
-    cache.delete(round_key(instance.pk))
+    poll_cache.delete(round_key(instance.pk))
 
 
 def connect() -> None:
@@ -175,9 +178,9 @@ def connect() -> None:
 def remember_sheet(match_id: int, version: int, round_id: int | None, private: bool, clock: str | None) -> None:
     """What the sheet's poll view read from the database, for the polls
     after it: only where the cache holds nothing (a write's value is newer)."""
-    cache.add(match_key(match_id), (version, round_id or 0, private), timeout=TIMEOUT)
+    poll_cache.add(match_key(match_id), (version, round_id or 0, private), timeout=TIMEOUT)
     if round_id:
-        cache.add(round_key(round_id), clock, timeout=TIMEOUT)
+        poll_cache.add(round_key(round_id), clock, timeout=TIMEOUT)
 
 
 # ----------------------------------------------- the polls read the cache
@@ -186,7 +189,7 @@ def remember_sheet(match_id: int, version: int, round_id: int | None, private: b
 def cached_sheet_tag(match_id: int, language: str) -> str | None:
     """The sheet poll's ETag as the cache has it; None: not all of it
     cached, or a private tournament's table (the view checks who asks)."""
-    entry = cache.get(match_key(match_id))
+    entry = poll_cache.get(match_key(match_id))
     if entry is None:
         return None
     version, round_id, private = entry
@@ -194,7 +197,7 @@ def cached_sheet_tag(match_id: int, language: str) -> str | None:
         return None
     clock = None
     if round_id:
-        clock = cache.get(round_key(round_id))
+        clock = poll_cache.get(round_key(round_id))
         if clock is None:
             return None
     return sheet_tag(version, clock, language)
