@@ -36,9 +36,12 @@
     waited.set(elt, 0);
   });
 
+  // The polled element itself: an answer that replaced it is announced on its closest parent left.
+  var polled = function (detail) { return (detail.requestConfig && detail.requestConfig.elt) || detail.elt; };
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (!seconds(event.detail.elt) || !xhr) return;
+    if (!seconds(polled(event.detail)) || !xhr) return;
     if (xhr.status === 304) {
       unchanged += 1;
       if (unchanged >= IDLE_POLLS && factor < MAX_FACTOR) { factor *= 2; unchanged = 0; }
