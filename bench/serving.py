@@ -212,7 +212,8 @@ def gzip_figures(args) -> None:
             samples = {mode: [] for mode in clients}
             sizes = {}
             for i in range(RUNS):
-                for mode, client in clients.items():  # alternately: the machine's load falls on both
+                order = list(clients.items())  # alternately, each first in turn: the machine's load falls on both
+                for mode, client in order if i % 2 else order[::-1]:
                     ms, answer = cpu_ms(lambda client=client, i=i, kind=kind: kind(client, i + 1))
                     samples[mode].append(ms)
                     sizes[mode] = (len(answer[2]), answer[1].get("Content-Encoding", ""))
