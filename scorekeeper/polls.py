@@ -258,6 +258,7 @@ def answer_unchanged_polls(get_response):
             else:
                 tag = None
             if tag is not None and _asks_for(asked, tag):
+                request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware would check it (400 otherwise)
                 return not_modified(tag, vary)
         return get_response(request)
 

@@ -218,3 +218,11 @@ def test_a_private_tournaments_standings_are_never_answered_by_the_cache(organis
     etag = client_for(organiser).get(url, **HX)["ETag"]
     refused = Client().get(url, HTTP_IF_NONE_MATCH=etag, **HX)
     assert refused.status_code == 403
+
+
+def test_a_host_not_allowed_is_refused_even_when_the_cache_could_answer(table):
+    _t, first, phone = table
+    tag = tag_of(text_of(phone.get(f"/matches/{first.match_id}/")))
+    assert poll(phone, first.match_id, tag).status_code == 304
+    url = reverse("match_changed", args=[first.match_id])
+    assert phone.get(url, HTTP_IF_NONE_MATCH=f'"{tag}"', HTTP_HOST="evil.example", **HX).status_code == 400
