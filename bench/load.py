@@ -85,6 +85,7 @@ from bench.environment import environment  # noqa: E402
 
 BIN = ROOT / ".venv" / "bin"
 PYTHON = str(BIN / "python") if (BIN / "python").exists() else sys.executable
+LOCUST = str(BIN / "locust") if (BIN / "locust").exists() else shutil.which("locust") or "locust"  # else on PATH
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 WORKERS = {"sqlite": 8, "postgres": 6}  # measured best on 2 cores (README)
 CLIENTS = 64  # capacity phase
@@ -156,7 +157,7 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait(5)
 
 
-def wait_ready(base: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+def wait_ready(base: str, proc: subprocess.Popen, log: Path, seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -432,7 +433,7 @@ def locust(args, tmp: Path, hosts: list[str], servers, phase: str, classes: list
         "SEED": args.seed,
     }
     env = dict(os.environ, **{f"BENCH_{k}": str(v) for k, v in settings.items()})
-    cmd = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(users), "-r"]
+    cmd = [LOCUST, "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(users), "-r"]
     cmd += [str(users), "--host", hosts[0], "--csv", str(out / "locust"), "--only-summary", "--loglevel", "WARNING"]
     if phase == "event":
         what = f"locust, the event: {args.seconds:g} s"

@@ -66,6 +66,8 @@ def slow_3g_seconds(size: int) -> float:
 def setup(workdir: Path, database_url: str | None, tables: int) -> dict:
     os.environ["DATABASE_URL"] = database_url or f"sqlite:///{workdir}/bench.sqlite3"
     os.environ.update(environment())
+    if os.environ.get("BENCH_SECRET_KEY"):  # one key for the children: the devices' cookies stay good
+        os.environ["SECRET_KEY"] = os.environ["BENCH_SECRET_KEY"]
     os.environ["CACHE_DIR"] = str(workdir / "cache")
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     import django
@@ -256,6 +258,7 @@ def pool_figures(args) -> None:
     try:
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
         env = {**os.environ, "BENCH_DATABASE_URL": url, "BENCH_WORKDIR": str(workdir)}
+        env["BENCH_SECRET_KEY"] = secrets.token_urlsafe(50)
         build = subprocess.run([sys.executable, __file__, "child", "build", str(args.tables)], env=env, check=False)
         if build.returncode:
             raise SystemExit("building the event failed")
@@ -309,6 +312,9 @@ def child(mode: str, tables: int) -> None:
     if mode == "pool":
         settings.DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 2}
         assert connection.pool is not None
+    from scorekeeper.models import Match
+
+    Client.played = dict(Match.objects.values_list("pk", "hands_played"))  # the children before this one's hands
     client = Client(WSGIHandler(), event)
     tables_ = event["tables"][random.Random(mode).randrange(len(event["tables"])) :]
     two = [t for t in event["tables"] if len(t["grants"]) > 1]
