@@ -293,23 +293,28 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
     }
 
 
-def server_command(server: str, workers: int, port: int, threads: int = 4) -> list[str]:
+def server_command(server: str, workers: int, port: int, threads: int | None = None) -> list[str]:
     """The app under one of the candidate servers, ``workers`` requests at a
     time: gunicorn's sync workers, granian's workers (one blocking thread
     each, as sync workers), waitress's threads in one process, or gunicorn's
     gthread workers of ``threads`` threads each."""
     app = "config.wsgi:application"
     if server == "granian":
-        return [str(BIN / "granian"), "--interface", "wsgi", "--workers", str(workers), "--blocking-threads", "1"] + [
-            "--no-ws",
-            "--log-level",
-            "warning",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            app,
-        ]
+        granian = [str(BIN / "granian"), "--interface", "wsgi", "--workers", str(workers)]
+        return (
+            granian
+            + ["--blocking-threads", str(threads or 1)]
+            + [
+                "--no-ws",
+                "--log-level",
+                "warning",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                app,
+            ]
+        )
     if server == "waitress":
         # Its default of 100 connections would queue the event's 1,100 clients.
         return [
@@ -325,7 +330,7 @@ def server_command(server: str, workers: int, port: int, threads: int = 4) -> li
         # Threads share one process's connections: with --pool, Django's pool of a few.
         return [str(BIN / "gunicorn"), app, "--worker-class", "gthread", "--workers", str(workers)] + [
             "--threads",
-            str(threads),
+            str(threads or 4),
             "--timeout",
             "60",
             "--graceful-timeout",
@@ -345,11 +350,11 @@ def server_command(server: str, workers: int, port: int, threads: int = 4) -> li
     ]
 
 
-def server_label(server: str, workers: int, threads: int = 4) -> str:
+def server_label(server: str, workers: int, threads: int | None = None) -> str:
     return {
         "gunicorn": f"gunicorn, {workers} sync workers",
-        "gthread": f"gunicorn, {workers} gthread workers of {threads} threads",
-        "granian": f"granian, {workers} workers of one blocking thread",
+        "gthread": f"gunicorn, {workers} gthread workers of {threads or 4} threads",
+        "granian": f"granian, {workers} workers of {threads or 1} blocking thread(s)",
         "waitress": f"waitress, one process of {workers} threads",
     }[server]
 
@@ -655,7 +660,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=int,
         help="gunicorn sync workers per server; default 8 on SQLite, 6 on PostgreSQL, 3 with --two-servers",
     )
-    p.add_argument("--threads", type=int, default=4, help="--server gthread: threads per worker, default 4")
+    p.add_argument("--threads", type=int, help="threads per worker: gthread (default 4), granian (default 1)")
     p.add_argument(
         "--pool",
         action="store_true",

@@ -19,7 +19,8 @@ its turns), p50 and p99 of each kind, errors, and each one's requests a
 second against the first candidate's (the production server, bin/run).
 
 Candidates: SQLite: granian 2 workers of one thread (bin/run), gunicorn 8
-sync workers, gunicorn 2 gthread workers of 4 threads. PostgreSQL: gunicorn
+sync workers, gunicorn 2 gthread workers of 4 threads, granian 2 workers of
+4 threads. PostgreSQL: gunicorn
 6 sync workers, persistent connections (CONN_MAX_AGE 60, health checks)
 and Django's pool (min 2, max 4 a process), and 2 gthread workers of 4
 threads, persistent and pool; granian 2 workers.
@@ -69,6 +70,7 @@ CANDIDATES = {
         ("granian, 2 workers (bin/run)", "granian", 2, 1, False),
         ("gunicorn, 8 sync workers", "gunicorn", 8, 1, False),
         ("gunicorn, 2 gthread workers x 4 threads", "gthread", 2, 4, False),
+        ("granian, 2 workers x 4 threads", "granian", 2, 4, False),
     ],
     "postgres": [
         ("gunicorn, 6 sync workers, persistent", "gunicorn", 6, 1, False),
