@@ -12,7 +12,10 @@ Run from the project folder (about 2 minutes per database at the default
 
 Flags: --only sqlite|postgres; --seconds (the event, default 60);
 --workers (gunicorn sync workers per server: default 8 on SQLite, 6 on
-PostgreSQL, 3 each with --two-servers); --turns and --turn-seconds (the
+PostgreSQL, 3 each with --two-servers); --server gunicorn|gthread|granian|
+waitress (gthread: --threads per worker, default 4); --pool (PostgreSQL:
+Django's connection pool instead of persistent connections; needs
+psycopg_pool importable, PYTHONPATH is passed on); --turns and --turn-seconds (the
 capacity phase, default 4 x 5 s of each); --two-servers and --pgbouncer
 (PostgreSQL only, may be combined); --redis-db (default 9); --tables
 (default 500; a few for a smoke test); --seed; --keep (the temp folder).
@@ -82,6 +85,7 @@ from bench.environment import environment  # noqa: E402
 
 BIN = ROOT / ".venv" / "bin"
 PYTHON = str(BIN / "python") if (BIN / "python").exists() else sys.executable
+LOCUST = str(BIN / "locust") if (BIN / "locust").exists() else shutil.which("locust") or "locust"  # else on PATH
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 WORKERS = {"sqlite": 8, "postgres": 6}  # measured best on 2 cores (README)
 CLIENTS = 64  # capacity phase
@@ -101,6 +105,14 @@ LOGGING = {{
     "loggers": {{"django.request": {{"handlers": ["stderr"], "level": "ERROR"}}}},
 }}
 """
+
+
+# Django's psycopg pool: a few connections per process, shared by its threads.
+POOL = """
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {{}})["pool"] = {{"min_size": 2, "max_size": 4}}
+""".replace("{{", "{").replace("}}", "}")
 
 
 # ------------------------------------------------------------ processes and CPU
@@ -145,7 +157,7 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait(5)
 
 
-def wait_ready(base: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+def wait_ready(base: str, proc: subprocess.Popen, log: Path, seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -221,9 +233,11 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
     stack.callback(lambda: print(f"  kept {tmp}") if args.keep else shutil.rmtree(tmp, ignore_errors=True))
     log = tmp / "setup.log"
     print(f"\n=== {label(kind, args)}: working folder {tmp}", flush=True)
-    (tmp / "bench_run.py").write_text(RUN_SETTINGS.format(static=str(tmp / "static")))
+    (tmp / "bench_run.py").write_text(RUN_SETTINGS.format(static=str(tmp / "static")) + (POOL if args.pool else ""))
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "REDIS_URL")}
-    env.update(environment("bench_run"), PYTHONPATH=f"{tmp}{os.pathsep}{ROOT}", CACHE_DIR=str(tmp / "cache"))
+    # More of PYTHONPATH after ours (psycopg_pool for --pool, if installed elsewhere).
+    path = os.pathsep.join(p for p in (str(tmp), str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env.update(environment("bench_run"), PYTHONPATH=path, CACHE_DIR=str(tmp / "cache"))
     if kind == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{tmp / 'bench.sqlite3'}"
     else:
@@ -247,11 +261,12 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
     hosts = [f"http://127.0.0.1:{port}" for port in ports]
     logs = [tmp / f"{args.server}-{port}.log" for port in ports]
     servers = [
-        start(server_command(args.server, workers, p), server_env, lg, stack) for p, lg in zip(ports, logs, strict=True)
+        start(server_command(args.server, workers, p, args.threads), server_env, lg, stack)
+        for p, lg in zip(ports, logs, strict=True)
     ]
     for host, server, server_log in zip(hosts, servers, logs, strict=True):
         wait_ready(host, server, server_log)
-    print(f"  {server_label(args.server, workers)}: {' and '.join(hosts)}", flush=True)
+    print(f"  {server_label(args.server, workers, args.threads)}: {' and '.join(hosts)}", flush=True)
 
     users = tables + second + args.tables  # devices and spectators
     event = locust(args, tmp, hosts, servers, "event", ["TableDevice", "Spectator"], users)
@@ -278,22 +293,28 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
     }
 
 
-def server_command(server: str, workers: int, port: int) -> list[str]:
+def server_command(server: str, workers: int, port: int, threads: int | None = None) -> list[str]:
     """The app under one of the candidate servers, ``workers`` requests at a
     time: gunicorn's sync workers, granian's workers (one blocking thread
-    each, as sync workers), or waitress's threads in one process."""
+    each, as sync workers), waitress's threads in one process, or gunicorn's
+    gthread workers of ``threads`` threads each."""
     app = "config.wsgi:application"
     if server == "granian":
-        return [str(BIN / "granian"), "--interface", "wsgi", "--workers", str(workers), "--blocking-threads", "1"] + [
-            "--no-ws",
-            "--log-level",
-            "warning",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            app,
-        ]
+        granian = [str(BIN / "granian"), "--interface", "wsgi", "--workers", str(workers)]
+        return (
+            granian
+            + ["--blocking-threads", str(threads or 1)]
+            + [
+                "--no-ws",
+                "--log-level",
+                "warning",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                app,
+            ]
+        )
     if server == "waitress":
         # Its default of 100 connections would queue the event's 1,100 clients.
         return [
@@ -305,6 +326,20 @@ def server_command(server: str, workers: int, port: int) -> list[str]:
             "--connection-limit=2000",
             app,
         ]
+    if server == "gthread":
+        # Threads share one process's connections: with --pool, Django's pool of a few.
+        return [str(BIN / "gunicorn"), app, "--worker-class", "gthread", "--workers", str(workers)] + [
+            "--threads",
+            str(threads or 4),
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "5",
+            "--error-logfile",
+            "-",
+            "--bind",
+            f"127.0.0.1:{port}",
+        ]
     return [str(BIN / "gunicorn"), app, "--worker-class", "sync", "--workers", str(workers), "--timeout", "60"] + [
         "--graceful-timeout",
         "5",
@@ -315,17 +350,23 @@ def server_command(server: str, workers: int, port: int) -> list[str]:
     ]
 
 
-def server_label(server: str, workers: int) -> str:
+def server_label(server: str, workers: int, threads: int | None = None) -> str:
     return {
         "gunicorn": f"gunicorn, {workers} sync workers",
-        "granian": f"granian, {workers} workers of one blocking thread",
+        "gthread": f"gunicorn, {workers} gthread workers of {threads or 4} threads",
+        "granian": f"granian, {workers} workers of {threads or 1} blocking thread(s)",
         "waitress": f"waitress, one process of {workers} threads",
     }[server]
 
 
 def label(kind: str, args) -> str:
     name = {"sqlite": "SQLite", "postgres": "PostgreSQL"}[kind]
-    return name + (", two app servers, Redis" if args.two_servers else "") + (", PgBouncer" if args.pgbouncer else "")
+    return (
+        name
+        + (", two app servers, Redis" if args.two_servers else "")
+        + (", PgBouncer" if args.pgbouncer else "")
+        + (", Django's connection pool" if args.pool else "")
+    )
 
 
 def create_postgres(name: str, stack: ExitStack) -> str:
@@ -397,7 +438,7 @@ def locust(args, tmp: Path, hosts: list[str], servers, phase: str, classes: list
         "SEED": args.seed,
     }
     env = dict(os.environ, **{f"BENCH_{k}": str(v) for k, v in settings.items()})
-    cmd = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(users), "-r"]
+    cmd = [LOCUST, "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(users), "-r"]
     cmd += [str(users), "--host", hosts[0], "--csv", str(out / "locust"), "--only-summary", "--loglevel", "WARNING"]
     if phase == "event":
         what = f"locust, the event: {args.seconds:g} s"
@@ -507,7 +548,8 @@ def report(r: dict, args) -> tuple[list[str], bool]:
     stats = {**ev["stats"], **cap["stats"]}
     out = [
         "",
-        f"=== {label(r['kind'], args)}: {server_label(args.server, r['workers'])} x {len(r['hosts'])} server(s); "
+        f"=== {label(r['kind'], args)}: {server_label(args.server, r['workers'], args.threads)} "
+        f"x {len(r['hosts'])} server(s); "
         f"{args.tables} tables ({args.tables + args.tables // 10} devices), {args.tables} spectators; "
         f"{args.seconds:g} s event",
         f"{'kind':<44}{'requests':>9}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}",
@@ -605,7 +647,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--only", choices=("sqlite", "postgres"), help="one database only")
     p.add_argument(
         "--server",
-        choices=("gunicorn", "granian", "waitress"),
+        choices=("gunicorn", "gthread", "granian", "waitress"),
         default="gunicorn",
         help="the WSGI server (default gunicorn; bin/run serves with granian: README, 'Which server')",
     )
@@ -617,6 +659,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--workers",
         type=int,
         help="gunicorn sync workers per server; default 8 on SQLite, 6 on PostgreSQL, 3 with --two-servers",
+    )
+    p.add_argument("--threads", type=int, help="threads per worker: gthread (default 4), granian (default 1)")
+    p.add_argument(
+        "--pool",
+        action="store_true",
+        help="PostgreSQL only: Django's connection pool (psycopg_pool; CONN_MAX_AGE 0) instead of persistent "
+        "connections",
     )
     p.add_argument("--turns", type=int, default=4, help="capacity: turns of hands and of baseline, default 4")
     p.add_argument("--turn-seconds", type=float, default=5, help="capacity: length of a turn, default 5")
@@ -632,15 +681,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.seconds <= 0 or args.turns < 1 or args.turn_seconds <= 0 or args.tables < 1:
         p.error("--seconds, --tables, --turns and --turn-seconds must be positive")
-    if (args.two_servers or args.pgbouncer) and args.only == "sqlite":
-        p.error("--two-servers and --pgbouncer run on PostgreSQL")
+    if (args.two_servers or args.pgbouncer or args.pool) and args.only == "sqlite":
+        p.error("--two-servers, --pgbouncer and --pool run on PostgreSQL")
     return args
 
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the cleanups
-    kinds = ["postgres"] if args.two_servers or args.pgbouncer else [args.only] if args.only else ["sqlite", "postgres"]
+    postgres_only = args.two_servers or args.pgbouncer or args.pool
+    kinds = ["postgres"] if postgres_only else [args.only] if args.only else ["sqlite", "postgres"]
     printed, all_ok = [], True
     for kind in kinds:
         try:

@@ -18,3 +18,8 @@ class ScorekeeperConfig(AppConfig):
 
         # The login itself saves the session: it is "seen" from then on.
         user_logged_in.connect(session_seen_at_login, dispatch_uid="scorekeeper.session_seen")
+
+        from . import polls
+
+        # Every write of a match or a round puts what the polls compare in the cache.
+        polls.connect()

@@ -29,6 +29,7 @@ PRECACHE = (
     "css/print.css",
     "css/offline.css",
     "js/app.js",
+    "js/poll.js",
     "js/offline/queue.js",
     "js/offline/send.js",
     "js/offline/sheet.js",

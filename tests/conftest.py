@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.utils import translation
 
@@ -300,6 +300,7 @@ def _own_cache_files(tmp_path_factory):
     """The file cache in a folder of this test run's own (not the app's .cache)."""
     if not os.environ.get("REDIS_URL"):
         settings.CACHES["default"]["LOCATION"] = str(tmp_path_factory.mktemp("cache"))
+        settings.CACHES["polls"]["LOCATION"] = str(tmp_path_factory.mktemp("poll-cache"))
 
 
 @pytest.fixture(autouse=True)
@@ -318,5 +319,7 @@ def _standings_always_fresh(settings):
     (ids repeat across tests)."""
     settings.STANDINGS_REFRESH_SECONDS = 0
     cache.clear()
+    caches["polls"].clear()
     yield
     cache.clear()
+    caches["polls"].clear()

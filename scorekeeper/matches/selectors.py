@@ -7,13 +7,14 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
 from ..i18n import hands_count, listed, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Table
+from ..polls import round_clock, sheet_tag
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
@@ -91,11 +92,10 @@ class ScoreSheet:
 
     @property
     def poll_tag(self) -> str:
-        """The poll's ETag for this sheet (``poll_tag``)."""
+        """The poll's ETag for this sheet (``polls.sheet_tag``)."""
         rnd = self.table.round if self.table else None
-        if rnd is None:
-            return poll_tag(self.match.version)
-        return poll_tag(self.match.version, rnd.status, rnd.ends_at, rnd.paused_remaining)
+        clock = round_clock(rnd.status, rnd.ends_at, rnd.paused_remaining) if rnd else None
+        return sheet_tag(self.match.version, clock, get_language())
 
     @property
     def tournament(self):
@@ -303,17 +303,23 @@ def latest_change(match_id: int) -> AuditEvent | None:
     return events.select_related("user").order_by("-at", "-id").first()
 
 
-def poll_state(match_id: int) -> tuple[str, bool, int] | None:
-    """The sheet poll's tag (``poll_tag``: the match version and its
-    round's clock), whether it is a private tournament's table, and the
-    version: one query, for the "changed?" poll (every open sheet, every
-    3 s; a 304 costs about 2 ms of CPU through the ORM, bench/live_poll.py).
-    None: no such match."""
+class PollState(NamedTuple):
+    tag: str  # polls.sheet_tag
+    private: bool  # a private tournament's table
+    version: int
+    round_id: int | None
+    clock: str | None  # polls.round_clock of its round
+
+
+def poll_state(match_id: int) -> PollState | None:
+    """What the sheet's "changed?" poll needs of the database when the cache
+    could not answer it (``polls``): one query. None: no such match."""
     row = (
         Match.objects.filter(pk=match_id)
         .values_list(
             "version",
             "table__round__tournament__is_public",
+            "table__round_id",
             "table__round__status",
             "table__round__ends_at",
             "table__round__paused_remaining",
@@ -322,22 +328,9 @@ def poll_state(match_id: int) -> tuple[str, bool, int] | None:
     )
     if row is None:
         return None
-    version, public, status, ends_at, paused = row
-    return poll_tag(version, status, ends_at, paused), public is False, version
-
-
-def poll_tag(version: int, status: str | None = None, ends_at=None, paused_remaining: int | None = None) -> str:
-    """What an open sheet shows, as the poll's ETag: the match version and,
-    at a tournament table, its round's state and clock (a pause, added time
-    or the end of the round answers the poll, with the new clock). The
-    version comes first, before a "/": the poll tells a clock-only change
-    by it. The language comes last, after a "-": an answer drawn in Urdu
-    never stands for an English one. "<version>[/<round clock>]-<language>"."""
-    if status is None:
-        return f"{version}-{get_language()}"
-    ends = ends_at.isoformat() if ends_at else "-"
-    paused = "-" if paused_remaining is None else str(paused_remaining)
-    return f"{version}/{status}/{ends}/{paused}-{get_language()}"
+    version, public, round_id, status, ends_at, paused = row
+    clock = round_clock(status, ends_at, paused) if round_id else None
+    return PollState(sheet_tag(version, clock, get_language()), public is False, version, round_id, clock)
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:

@@ -41,12 +41,13 @@ DRAWN_TIMEOUT = 24 * 60 * 60  # s: an old generation's drawing is dropped after 
 class Generation:
     value: str
     looked_at: float  # time.time() of the last look at the database that found it current
+    public: bool = True  # the tournament's standings are for anyone (polls.py answers their 304s)
 
 
 def current_generation(tournament: Tournament, draw: Callable[[], str]) -> str:
     """The generation of the standings to show, looked up (and the standings
     drawn, ``draw()``) again when the refresh time is over."""
-    key = f"tournament-{tournament.pk}-standings"
+    key = generation_key(tournament.pk)
     shown = cache.get(key)
     if shown is not None and time.time() - shown.looked_at < settings.STANDINGS_REFRESH_SECONDS:
         return shown.value
@@ -56,29 +57,38 @@ def current_generation(tournament: Tournament, draw: Callable[[], str]) -> str:
         looked_at = time.time()
         generation = standings_generation(tournament.pk)
         if shown is None or shown.value != generation:
-            cache.set(_drawn_key(tournament.pk, generation), draw(), timeout=DRAWN_TIMEOUT)
-        cache.set(key, Generation(generation, looked_at), timeout=None)
+            cache.set(drawn_key(tournament.pk, generation), draw(), timeout=DRAWN_TIMEOUT)
+        cache.set(key, Generation(generation, looked_at, tournament.is_public), timeout=None)
     finally:
         cache.delete(f"{key}-looking")
     return generation
 
 
-def _drawn_key(tournament_id: int, generation: str) -> str:
+def generation_key(tournament_id: int) -> str:
+    """Where the generation last looked up is kept (a Generation); polls.py reads it too."""
+    return f"tournament-{tournament_id}-standings"
+
+
+def drawn_key(tournament_id: int, generation: str) -> str:
     """Where one generation's drawing is kept: one per language, as the
     drawing holds words ("dropped", "Table 3") in the reader's language."""
     return f"tournament-{tournament_id}-standings-{generation}-{get_language()}"
+
+
+def poll_answer_key(tournament_id: int, generation: str, big: bool) -> str:
+    return f"{drawn_key(tournament_id, generation)}-poll-{int(big)}"
 
 
 def look_again(tournament_id: int) -> None:
     """Forget when the database was last looked at: the next request looks
     (and draws the standings if their generation moved). Called once a
     tournament event (a round published or over, a drop...) is committed."""
-    cache.delete(f"tournament-{tournament_id}-standings")
+    cache.delete(generation_key(tournament_id))
 
 
 def drawn_standings(tournament: Tournament, generation: str, draw: Callable[[], str]) -> str:
     """The standings' HTML of that generation (drawn again if the cache lost it)."""
-    key = _drawn_key(tournament.pk, generation)
+    key = drawn_key(tournament.pk, generation)
     html = cache.get(key)
     if html is None:
         html = draw()
@@ -91,7 +101,7 @@ def poll_answer(tournament: Tournament, generation: str, big: bool, render: Call
     and then sent as it is to every screen: at 500 tables 274 kB of HTML
     become 20 kB, and a poll answered from the cache costs 2 ms of the
     server's CPU instead of 4 (bench/standings_page.py)."""
-    key = f"{_drawn_key(tournament.pk, generation)}-poll-{int(big)}"
+    key = poll_answer_key(tournament.pk, generation, big)
     body = cache.get(key)
     if body is None:
         body = gzip.compress(render().encode(), compresslevel=6, mtime=0)

@@ -9,6 +9,7 @@ first; bin/run afterwards migrates it if the copy is from an older version.
 
 from pathlib import Path
 
+from django.core.cache import caches
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
@@ -42,6 +43,9 @@ class Command(BaseCommand):
         connection.close()
         kept = copies.make_copy("before restoring " + chosen.stem)
         copies.copy_database(chosen, copies.database_path())
+        # The polls' versions and the drawn standings are of the database as it was (scorekeeper/polls.py).
+        for alias in caches:
+            caches[alias].clear()
         self.stdout.write(
             f"Restored {chosen} into {copies.database_path()}.\n"
             f"The database as it was just before is kept in {kept}.\n"

@@ -22,6 +22,7 @@ from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import bids_a_contract, plays_deals, shown_message, shown_preview
 from ...models import Match, Table
+from ...polls import SHEET_VARY, not_modified, remember_sheet
 from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
 from ..forms import BadBasis, parse_hand, partial_bids, read_basis
@@ -47,40 +48,44 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     """Polled by an open sheet every few seconds with the tag it shows
-    (If-None-Match, ``selectors.poll_tag``: the match version and its
-    round's clock): 304 while nothing changed, one query. Else, with htmx,
-    the sheet's parts out of band (``render.live``): the entry panel only
-    if what it was drawn from (``?basis=``) changed, so what is being typed
-    is kept; only the round clock when only the clock changed (a pause,
-    added time); without htmx a banner with a link to the latest."""
+    (If-None-Match, ``polls.sheet_tag``: the match version and its round's
+    clock). Unchanged, the cache answers 304 before this view
+    (``polls.answer_unchanged_polls``); here, when it could not: one query,
+    304 if unchanged, and the cache filled. Else, with htmx, the sheet's
+    parts out of band (``render.live``): the entry panel only if what it
+    was drawn from (``?basis=``) changed, so what is being typed is kept;
+    only the round clock when only the clock changed (a pause, added time);
+    without htmx a banner with a link to the latest."""
     state = poll_state(match_id)
     if state is None:
         raise Http404("No such match")
-    tag, private, version = state
-    if private and match_and_scorer(request, match_id)[1] is None:
+    remember_sheet(match_id, state.version, state.round_id, state.private, state.clock)
+    if state.private and match_and_scorer(request, match_id)[1] is None:
         return refuse_private(request)
+    tag = state.tag
     etag = quote_etag(tag)
-    response = get_conditional_response(request, etag=etag)
+    if get_conditional_response(request, etag=etag) is not None:
+        return not_modified(tag, SHEET_VARY)
     # The page shows this version in this language: only its round clock moved.
     asked = request.headers.get("If-None-Match", "").strip().removeprefix("W/").strip('"')
     same_language = asked.rpartition("-")[2] == tag.rpartition("-")[2]
-    clock_only = same_language and asked.split("/", 1)[0] == str(version)
-    if response is None and request.htmx and clock_only:
+    clock_only = same_language and asked.split("/", 1)[0] == str(state.version)
+    if request.htmx and clock_only:
         table = Table.objects.select_related("round", "match").filter(match_id=match_id).first()
         playing = table is not None and table.match.status == Match.Status.IN_PROGRESS
         response = render(request, "tournaments/clock.html", {"rnd": table.round if playing else None, "oob": True})
         response["HX-Trigger"] = "round-clock"  # live.js: the poll asks with this answer's tag from now on
-    elif response is None and request.htmx:
+    elif request.htmx:
         try:
             sheet = score_sheet(match_id)
         except Match.DoesNotExist:
             raise Http404("No such match") from None
-        if "/" not in tag:
+        if state.round_id is None:
             sheet.table = None  # not a tournament table (the poll's query said so): no query to ask again
         etag = quote_etag(sheet.poll_tag)  # a write may have come in between
         viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
         response = live(request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET)
-    elif response is None:
+    else:
         response = render(request, "matches/changed_banner.html", {"match_id": match_id})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"

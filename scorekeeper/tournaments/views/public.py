@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from ...access.decorators import public_or_organiser
 from ...models import Round, Tournament
+from ...polls import STANDINGS_VARY, not_modified, standings_tag
 from .. import exports, selectors
 from ..standings_cache import current_generation, drawn_standings, poll_answer
 from ..standings_html import corrections, live_tables, standings_rows
@@ -31,16 +32,15 @@ from ..standings_html import corrections, live_tables, standings_rows
 def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: bool) -> HttpResponse:
     """The standings and the current round's tables. The screens poll every
     5 s (htmx) with the ETag of the fragment they show: unchanged standings
-    answer 304. Drawn once per change (standings_cache). The whole page is
-    always drawn around them (it carries a CSRF token)."""
+    answer 304 (from the cache alone while the generation is fresh: polls).
+    Drawn once per change (standings_cache). The whole page is always drawn
+    around them (it carries a CSRF token)."""
     big = request.GET.get("big") == "1"
     generation = current_generation(tournament, lambda: _draw(tournament))
-    etag = quote_etag(f"{generation}-{int(big)}-{get_language()}")  # drawn in one language: see standings_cache
-    if request.htmx:
-        unchanged = get_conditional_response(request, etag=etag)
-        if unchanged is not None:
-            unchanged["ETag"] = etag
-            return unchanged
+    tag = standings_tag(generation, big, get_language())  # drawn in one language: see standings_cache
+    etag = quote_etag(tag)
+    if request.htmx and get_conditional_response(request, etag=etag) is not None:
+        return not_modified(tag, STANDINGS_VARY)  # as the cache answers it before this view (polls)
     context = {
         "tournament": tournament,
         "is_organiser": is_organiser,
