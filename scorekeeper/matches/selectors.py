@@ -346,7 +346,7 @@ SHEET_ACTIONS = (
 def latest_change(match_id: int) -> AuditEvent | None:
     """The newest change of what a match's sheet shows, with who made it (the live sheet's note)."""
     events = AuditEvent.objects.filter(match_id=match_id, action__in=SHEET_ACTIONS)
-    return events.select_related("user").order_by("-at", "-id").first()
+    return events.select_related("user", "link").order_by("-at", "-id").first()
 
 
 def poll_state(match_id: int) -> tuple[str, bool, int] | None:
