@@ -1,5 +1,5 @@
 """What the other side reads to check a saved hand: each player's points
-and why (the engine's ``preview_hand`` gives the why-lines) and the totals
+and why (the engine's why-lines, worked out with the sheet) and the totals
 after it. Read from the sheet already worked out: no query of its own."""
 
 from __future__ import annotations
@@ -40,9 +40,8 @@ class CheckCard:
 def card_for(sheet: ScoreSheet, number: int, *, same_phone: bool = False) -> CheckCard:
     """The card of hand ``number`` (1-based, a hand of the sheet)."""
     row = sheet.rows[number - 1]
-    earlier = {**sheet.engine_input, "hands": sheet.engine_input["hands"][: number - 1]}
     try:
-        why = shown(preview_hand(earlier, row.entry)["hand"].get("why") or [])
+        why = shown(_why(sheet, row))
     except InvalidHand:  # a stored hand a stricter rule refuses: the sheet says so
         why = []
     lines = [
@@ -50,6 +49,15 @@ def card_for(sheet: ScoreSheet, number: int, *, same_phone: bool = False) -> Che
         for seat, name in enumerate(sheet.names)
     ]
     return CheckCard(number, row.confirmation, lines, sheet.match.version, same_phone)
+
+
+def _why(sheet: ScoreSheet, row) -> list[str]:
+    """The hand's why-lines: worked out with the sheet for a hand waiting
+    for its check (``Held.explained``), else scored again up to it."""
+    if row.why is not None:
+        return row.why
+    earlier = {**sheet.engine_input, "hands": sheet.engine_input["hands"][: row.number - 1]}
+    return preview_hand(earlier, row.entry)["hand"].get("why") or []
 
 
 def asks_for_checks(sheet: ScoreSheet) -> bool:

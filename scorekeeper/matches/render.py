@@ -22,7 +22,7 @@ from ..scoring import GameSpec
 from . import live as live_sheet
 from .check_card import CheckCard, pass_card
 from .forms import BadBasis, plain_int
-from .selectors import Action, ScoreSheet, latest_change, score_sheet
+from .selectors import Action, Held, ScoreSheet, latest_change, score_sheet, sheet_of
 from .wording import entry_words
 
 UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
@@ -87,11 +87,12 @@ def sheet_page(
 
 
 def answer(
-    request: HttpRequest, match_id: int, actor: Actor, *, status: int = 200, entered: str | None = None, **extra
+    request: HttpRequest, source: Held | int, actor: Actor, *, status: int = 200, entered: str | None = None, **extra
 ) -> HttpResponse:
-    """The sheet as it stands after a write (made or refused), read afresh.
-    ``entered``: the one-time key of the hand this phone just saved."""
-    sheet = score_sheet(match_id)
+    """The sheet as it stands after a write: drawn from what the write
+    holds (``Held``: no read again), or read afresh by match id after a
+    refusal. ``entered``: the one-time key of the hand this phone just saved."""
+    sheet = sheet_of(source) if isinstance(source, Held) else score_sheet(source)
     viewer = Viewer.of(actor, sheet.match)
     if request.htmx:
         check = _pass_card(request, sheet, viewer, entered)
@@ -115,7 +116,7 @@ def _pass_card(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, entered:
 
 def saved(
     request: HttpRequest,
-    match_id: int,
+    source: Held | int,
     actor: Actor,
     message: str,
     *,
@@ -127,24 +128,25 @@ def saved(
     redirect. ``history``: what of the hands to send again, "row" (the new
     last one), "all" or None (the write left them as they were).
     ``warning``: the message asks the table to act (a hand marked as
-    wrong), shown as a warning, not as a success."""
+    wrong), shown as a warning, not as a success. ``source``: what the
+    write holds (``Held``), or the match's id."""
     if request.htmx:
         tone = "warning" if warning else "success"
-        return answer(request, match_id, actor, notice=message, history=history, new_hand=new_hand, tone=tone)
+        return answer(request, source, actor, notice=message, history=history, new_hand=new_hand, tone=tone)
     (messages.warning if warning else messages.success)(request, message)
-    return redirect("match", match_id)
+    return redirect("match", source.match.pk if isinstance(source, Held) else source)
 
 
 def hand_saved(
-    request: HttpRequest, match_id: int, actor: Actor, message: str, number: int, entered: str | None = None
+    request: HttpRequest, held: Held, actor: Actor, message: str, number: int, entered: str | None = None
 ) -> HttpResponse:
     """A new hand: the page showed every hand before it (its number was
     checked), so the new row is all the history it needs. ``entered``:
     its one-time key (the card asking the table to pass the phone)."""
     if request.htmx:
         history = "row" if number > 1 else "all"
-        return answer(request, match_id, actor, notice=message, history=history, new_hand=number, entered=entered)
-    return saved(request, match_id, actor, message, history="row" if number > 1 else "all", new_hand=number)
+        return answer(request, held, actor, notice=message, history=history, new_hand=number, entered=entered)
+    return saved(request, held, actor, message, history="row" if number > 1 else "all", new_hand=number)
 
 
 def invalid(request: HttpRequest, match_id: int, actor: Actor, errors: dict[str, str]) -> HttpResponse:

@@ -35,6 +35,7 @@ class HistoryRow:
     locked: bool = False  # confirmed, or the match accepted as it is: only an organiser changes it
     entered_by_link_id: int | None = None  # who made the hand as it stands (Hand.entered_by_*)
     entered_by_user_id: int | None = None
+    why: list[str] | None = None  # the engine's why-lines (English data), where worked out (``Held.explained``)
 
     @cached_property
     def seats(self) -> list[dict[str, Any]]:
@@ -207,34 +208,77 @@ class ScoreSheet:
         return text
 
 
+# What a sheet reads of each hand, in this order (``Held.hands``).
+HAND_COLUMNS = (
+    "number", "entry", "confirmation", "entry_key", "entered_by_link_id", "entered_by_user_id", "client_key"
+)
+SHEET_RELATED = "table__round__tournament"  # the sheet shows its table, round and clock: read with the match
+
+
+@dataclass
+class Held:
+    """A match as a write leaves it, for its answer without reading again:
+    the match row (its table along), its hands as ``HAND_COLUMNS`` rows
+    and, once worked out, the engine's result and hints (``scored``)."""
+
+    match: Match
+    hands: list[tuple]
+    scored: tuple[dict, dict] | None = None
+
+    @property
+    def entries(self) -> list[dict]:
+        return [hand[1] for hand in self.hands]
+
+    def explained(self) -> list[int]:
+        """The hands (0-based) whose why-lines the sheet shows: those
+        waiting for the other side's check (the card passed across)."""
+        if not self.match.confirm_hands:
+            return []
+        waiting = (Hand.Confirmation.PENDING, Hand.Confirmation.DISPUTED)
+        return [k for k, hand in enumerate(self.hands) if hand[2] in waiting]
+
+
+def read_held(match_id: int, *, lock: bool = False) -> Held:
+    """The match (locked for this transaction with ``lock``) and its hands:
+    2 queries. Raises Match.DoesNotExist."""
+    matches = Match.objects.select_related(SHEET_RELATED)
+    # PostgreSQL locks only the match's row (the table is an outer join); SQLite's write lock covers it.
+    match = (matches.select_for_update(of=("self",)) if lock else matches).get(pk=match_id)
+    hands = list(Hand.objects.filter(match=match).order_by("number").values_list(*HAND_COLUMNS))
+    return Held(match, hands)
+
+
 def score_sheet(match_id: int) -> ScoreSheet:
     """The whole sheet of one match in 2 queries. Raises Match.DoesNotExist."""
-    match = Match.objects.get(pk=match_id)
-    hands = list(
-        Hand.objects.filter(match=match)
-        .order_by("number")
-        .values_list("number", "entry", "confirmation", "entry_key", "entered_by_link_id", "entered_by_user_id")
-    )
-    sheet = _work_out(match, [(number, entry) for number, entry, *_rest in hands])
-    for row, (_number, _entry, state, key, link_id, user_id) in zip(sheet.rows, hands, strict=True):
+    return sheet_of(read_held(match_id))
+
+
+def sheet_of(held: Held) -> ScoreSheet:
+    """The sheet of what ``held`` holds, scored once (by the write that
+    made it, or here): no query."""
+    match = held.match
+    sheet = _work_out(match, [(hand[0], hand[1]) for hand in held.hands], held.scored, held.explained())
+    for row, (_number, _entry, state, key, link_id, user_id, _client_key) in zip(sheet.rows, held.hands, strict=True):
         row.confirmation = state
         row.locked = state == Hand.Confirmation.CONFIRMED or match.accepted_at is not None
         row.entered_by_link_id, row.entered_by_user_id = link_id, user_id
         sheet.entry_keys[row.number] = key
+    sheet.__dict__["table"] = getattr(match, "table", None)  # read along with the match
     return sheet
 
 
-def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:
+def _work_out(
+    match: Match, hands: list[tuple[int, dict]], scored: tuple[dict, dict] | None, explain: list[int]
+) -> ScoreSheet:
     names, entries = match.player_names, [entry for _number, entry in hands]
     broken = None
-    hints: dict = {}
     try:
-        result, hints = score_with_hints(match.engine_input(entries), match.pending_bidding)
+        result, hints = scored or score_with_hints(match.engine_input(entries), match.pending_bidding, explain=explain)
     except InvalidHand as error:
         # Stored hands were legal when saved; only a stricter rule could get
         # here. Show the hands before the bad one scored, the rest as typed,
         # and let an edit of the bad hand fix the match.
-        broken = error
+        broken, hints = error, {}
         if error.hand_index is None:  # players or options: nothing can be scored
             result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": []}
         else:
@@ -243,15 +287,17 @@ def _work_out(match: Match, hands: list[tuple[int, dict]]) -> ScoreSheet:
     rows = []
     for index, (number, entry) in enumerate(hands):
         if index < len(result["hands"]):
-            scored = result["hands"][index]
-            details = {k: v for k, v in scored.items() if k not in ("points", "totals")}
-            rows.append(HistoryRow(number, entry, scored["points"], scored["totals"], details))
+            scored_hand = result["hands"][index]
+            details = {k: v for k, v in scored_hand.items() if k not in ("points", "totals", "why")}
+            row = HistoryRow(number, entry, scored_hand["points"], scored_hand["totals"], details)
+            row.why = scored_hand.get("why")
+            rows.append(row)
         else:
             rows.append(HistoryRow(number, entry, [None] * len(names), [None] * len(names), {}))
     # A tournament table ended at the time limit is over with its current totals.
     ended_early = match.status == Match.Status.FINISHED and not result["finished"] and broken is None
     if ended_early:
-        result.update(finished=True, winners=match.winners, next_hand=None)
+        result = {**result, "finished": True, "winners": match.winners, "next_hand": None}
     finished = result["finished"] and broken is None
     return ScoreSheet(
         match=match,
@@ -300,7 +346,7 @@ SHEET_ACTIONS = (
 def latest_change(match_id: int) -> AuditEvent | None:
     """The newest change of what a match's sheet shows, with who made it (the live sheet's note)."""
     events = AuditEvent.objects.filter(match_id=match_id, action__in=SHEET_ACTIONS)
-    return events.select_related("user").order_by("-at", "-id").first()
+    return events.select_related("user", "link").order_by("-at", "-id").first()
 
 
 class PollState(NamedTuple):

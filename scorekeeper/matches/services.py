@@ -21,7 +21,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
-from typing import NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,11 +35,11 @@ from ..errors import ServiceError
 from ..i18n import hand_words, listed, shown, shown_message, shown_spec
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
 from ..players.services import clean_player_name, get_or_create_player
-from ..scoring import GAMES, InvalidHand, check_bidding, get_game, score_match
+from ..scoring import GAMES, InvalidHand, get_game, score_match, score_with_hints
 from ..tournaments import rounds
 from . import confirmation
 from .confirmation import has_sides
-from .selectors import last_bidding_change
+from .selectors import Held, last_bidding_change, read_held
 from .wording import label_words
 
 Action = AuditEvent.Action
@@ -52,14 +51,16 @@ RESTORABLE = (Action.HAND_RECORDED, Action.HAND_EDITED, Action.HAND_RESTORED, Ac
 @dataclass(frozen=True)
 class HandSaved:
     match: Match
-    hand: Hand
+    number: int  # the hand's number
     created: bool  # False: this submission was already saved before
+    held: Held  # what the answer is drawn from
 
 
 @dataclass(frozen=True)
 class HandEdited:
     match: Match
     entry_key: str | None  # the corrected hand's new key (the phone that made it holds it); None: nothing changed
+    held: Held
 
 
 def completes_rounds(write):
@@ -168,41 +169,40 @@ def play_again(*, match_id: int, actor: Actor = SYSTEM) -> Match:
 @transaction.atomic
 def save_bidding(
     *, match_id: int, bidding: dict, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM
-) -> Match:
+) -> Held:
     """Record the bids (or contract) of hand ``number`` before it is
     played. ``bidding_in_force``: the bids the page showed (None: none)."""
-    match, entries, _keys = _lock(match_id)
+    held = _lock(match_id)
+    match = held.match
     _require_link_may_write(match, actor)
     _require_open(match)
     _require_next_hand(match, number)
     if match.pending_bidding == bidding:
-        return match  # already in force (a double tap): nothing to write
+        return held  # already in force (a double tap): nothing to write
     _require_bidding_in_force(match, bidding_in_force)
-    try:
-        check_bidding(match.engine_input(entries), bidding)
-    except InvalidHand as error:
-        raise ServiceError(shown_message(error, match.game)) from None
+    _work_out(held, bidding=bidding, check=True)
     before = match.pending_bidding
     match.pending_bidding = bidding
     _save(match, ["pending_bidding"])
     record(actor, Action.BIDS_SAVED, match=match, hand_number=number, before=before, after=bidding)
-    return match
+    return held
 
 
 @transaction.atomic
-def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM) -> Match:
-    match, _entries, _keys = _lock(match_id)
+def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM) -> Held:
+    held = _lock(match_id)
+    match = held.match
     _require_link_may_write(match, actor)
     _require_open(match)
     _require_next_hand(match, number)
     if match.pending_bidding is None:
-        return match  # already cleared
+        return held  # already cleared
     _require_bidding_in_force(match, bidding_in_force)
     before = match.pending_bidding
     match.pending_bidding = None
     _save(match, ["pending_bidding"])
     record(actor, Action.BIDS_CLEARED, match=match, hand_number=number, before=before)
-    return match
+    return held
 
 
 @completes_rounds
@@ -220,29 +220,33 @@ def record_hand(
     ``client_key`` returns the hand saved the first time and writes
     nothing. If another device saved that hand first, or saved or changed
     the bids since the page was drawn, nothing is written."""
-    match, entries, keys = _lock(match_id)
-    if client_key in keys:
-        return HandSaved(match, Hand.objects.get(match=match, client_key=client_key), created=False)
+    held = _lock(match_id)
+    match = held.match
+    saved_before = next((hand for hand in held.hands if hand[-1] == client_key), None)
+    if saved_before is not None:
+        return HandSaved(match, saved_before[0], created=False, held=held)
     _require_link_may_write(match, actor)
     _require_open(match)
     _require_next_hand(match, number)
     _require_bidding_in_force(match, bidding_in_force)
-    result = _score(match.engine_input([*entries, entry]))
-    hand = Hand.objects.create(
+    state = confirmation.first_state(match)
+    held.hands.append(_row(number, entry, state, client_key, actor, client_key=client_key))
+    match.pending_bidding = None
+    result = _work_out(held)
+    Hand.objects.create(
         match=match,
         number=number,
         entry=entry,
         client_key=client_key,
-        confirmation=confirmation.first_state(match),
+        confirmation=state,
         entry_key=client_key,
         **_entered_by(actor),
     )
-    match.pending_bidding = None
     counted = confirmation.count_new_hand(match)
     _apply_result(match, result)
     _save(match, [*RESULT_FIELDS, *counted, *_settle(match, actor)])
     record(actor, Action.HAND_RECORDED, match=match, hand_number=number, after=entry)
-    return HandSaved(match, hand, created=True)
+    return HandSaved(match, number, created=True, held=held)
 
 
 # ------------------------------------------------------------- corrections
@@ -265,7 +269,8 @@ def edit_hand(
     again changes nothing (and makes nobody the one who entered the hand),
     except for a hand marked as wrong: saved as it is, it waits for the
     other side's check again."""
-    match, entries, _keys = _lock(match_id)
+    held = _lock(match_id)
+    match, entries = held.match, held.entries
     _require_link_may_write(match, actor, after_the_end=True)
     _require_not_abandoned(match)
     _require_version(match, version)
@@ -276,16 +281,19 @@ def edit_hand(
         raise ServiceError(only_checks_message(match), code="locked")
     before = entries[number - 1]
     if entry == before and lock.state != confirmation.DISPUTED:
-        return HandEdited(match, None)
-    changed = [*entries[: number - 1], entry, *entries[number:]]
-    result = _score(match.engine_input(changed))
+        return HandEdited(match, None, held)
     entry_key = uuid.uuid4().hex
+    after = confirmation.state_after_edit(lock)
+    old = held.hands[number - 1]
+    state = after.get("confirmation", old[2])
+    held.hands[number - 1] = _row(number, entry, state, entry_key, actor, client_key=old[-1])
+    result = _work_out(held)
     Hand.objects.filter(match=match, number=number).update(
         entry=entry,
         updated_at=timezone.now(),
         entry_key=entry_key,
         **_entered_by(actor),
-        **confirmation.state_after_edit(lock),
+        **after,
     )
     if result["finished"]:
         match.pending_bidding = None
@@ -293,7 +301,7 @@ def edit_hand(
     _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock), *_settle(match, actor)])
     record(actor, action, match=match, hand_number=number, before=before, after=entry)
     confirmation.record_correction(actor, match, number, lock)
-    return HandEdited(match, entry_key)
+    return HandEdited(match, entry_key, held)
 
 
 def restore_hand(*, match_id: int, event_id: int, which: str, version: int, actor: Actor) -> int:
@@ -328,7 +336,8 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
     undone since (it must be the next hand again) or if the rules no longer
     accept it. Bids saved for the next hand meanwhile are dropped: they were
     made for the hand now put back."""
-    match, entries, _keys = _lock(match_id)
+    held = _lock(match_id)
+    match, entries = held.match, held.entries
     _require_not_abandoned(match)
     _require_version(match, version)
     if number != len(entries) + 1:
@@ -351,22 +360,24 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
 
 @completes_rounds
 @transaction.atomic
-def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Match:
-    match, entries, _keys = _lock(match_id)
+def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Held:
+    held = _lock(match_id)
+    match, entries = held.match, held.entries
     _require_link_may_write(match, actor)
     _require_not_abandoned(match)
     _require_version(match, version)
     if not entries:
         raise ServiceError(nothing_to_undo(match))
     lock = confirmation.guard_correction(match, len(entries), actor)
-    result = _score(match.engine_input(entries[:-1]))
-    Hand.objects.filter(match=match, number=len(entries)).delete()
+    held.hands.pop()
     match.pending_bidding = None  # bids made for the hand after the undone one
+    result = _work_out(held)
+    Hand.objects.filter(match=match, number=len(entries)).delete()
     _apply_result(match, result)
     _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)])
     record(actor, Action.HAND_UNDONE, match=match, hand_number=len(entries), before=entries[-1])
     confirmation.record_correction(actor, match, len(entries), lock)
-    return match
+    return held
 
 
 # --------------------------------------------------- the other side's check
@@ -487,17 +498,35 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM, links_write: bool = Fa
 # ------------------------------------------------------------------- helpers
 
 
-class Locked(NamedTuple):
-    match: Match
-    entries: list[dict]  # hand 1 first
-    keys: set[str]  # the one-time keys of the hands saved
+def _lock(match_id: int) -> Held:
+    """Lock the match row for this transaction and read it with its hands:
+    the only read of the write, and what its answer is drawn from."""
+    return read_held(match_id, lock=True)
 
 
-def _lock(match_id: int) -> Locked:
-    """Lock the match row for this transaction and load what the engine needs."""
-    match = Match.objects.select_for_update().get(pk=match_id)
-    hands = list(Hand.objects.filter(match=match).order_by("number").values_list("entry", "client_key"))
-    return Locked(match, [entry for entry, _key in hands], {key for _entry, key in hands})
+def _work_out(held: Held, *, bidding: dict | None = None, check: bool = False) -> dict:
+    """Score what ``held`` now holds, once for the whole request (the
+    answer is drawn from it): the engine's result, kept in ``held``. With
+    ``check``: ``bidding`` must be a legal start of the next hand. A rule
+    broken: ServiceError, nothing written."""
+    match = held.match
+    try:
+        held.scored = score_with_hints(
+            match.engine_input(held.entries),
+            bidding if check else match.pending_bidding,
+            explain=held.explained(),
+            check=check,
+        )
+    except InvalidHand as error:
+        raise ServiceError(shown_message(error, match.game)) from None
+    return held.scored[0]
+
+
+def _row(number: int, entry: dict, state: str, entry_key: str, actor: Actor, *, client_key: str) -> tuple:
+    """A hand as ``HAND_COLUMNS`` reads it, for the answer without reading it back."""
+    by = _entered_by(actor)
+    link, user = by["entered_by_link"], by["entered_by_user"]
+    return (number, entry, state, entry_key, link.pk if link else None, user.pk if user else None, client_key)
 
 
 def _score(engine_input: dict) -> dict:

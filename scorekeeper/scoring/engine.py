@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Collection
 from typing import Any
 
 from .base import Game, HandError, InvalidHand, _, check_bool, check_int, describe, is_bool, is_int, message_of
@@ -133,7 +134,8 @@ def run(match: Any, explain: bool = False) -> dict:
     return _walk(match, explain)[2]
 
 
-def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
+def _walk(match: Any, explain: bool | Collection[int]) -> tuple[Game, Any, dict]:
+    """``explain``: every hand's why-lines, or those of the hands (0-based) named."""
     game, players, options, hands = parse_match(match)
     state = game.new_state(players, options)
     lazy = _explains_on_demand(game)
@@ -142,18 +144,19 @@ def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
     scored = []
     finished = False
     for k, hand in enumerate(hands):
+        why = explain if isinstance(explain, bool) else k in explain
         if finished:
             raise InvalidHand(_in_hand(k, GAME_OVER), k)
         if not isinstance(hand, dict):
             raise InvalidHand(_in_hand(k, _("a hand must be an object, got %(value)s", value=describe(hand))), k)
         try:
             game.check_hand(state, hand, k)
-            score = game.score_hand(state, hand, k, explain) if lazy else game.score_hand(state, hand, k)
+            score = game.score_hand(state, hand, k, why) if lazy else game.score_hand(state, hand, k)
         except HandError as error:
             raise InvalidHand(_in_hand(k, message_of(error)), k) from None
         totals = [t + p for t, p in zip(totals, score.points, strict=True)]
         row = {"points": score.points, "totals": totals, **score.details}
-        if explain:
+        if why:
             row["why"] = score.why
         scored.append(row)
         finished = game.is_over(state, totals, k + 1)
@@ -172,7 +175,10 @@ def _walk(match: Any, explain: bool) -> tuple[Game, Any, dict]:
 def check_bidding(match: Any, bidding: Any) -> None:
     """RULES.md 1.4: is ``bidding`` a legal start of the next hand?"""
     game, state, result = _walk(match, explain=False)
-    k = len(match["hands"])
+    _check_bidding(game, state, result, len(match["hands"]), bidding)
+
+
+def _check_bidding(game: Game, state: Any, result: dict, k: int, bidding: Any) -> None:
     if result["finished"]:
         raise InvalidHand(_in_hand(k, GAME_OVER), k)
     if not isinstance(bidding, dict):
@@ -192,11 +198,18 @@ def entry_hints(match: Any, bidding: dict | None = None) -> dict:
     return game.hints(state, len(match["hands"]), bidding)
 
 
-def score_with_hints(match: Any, bidding: dict | None = None) -> tuple[dict, dict]:
+def score_with_hints(
+    match: Any, bidding: dict | None = None, *, explain: Collection[int] = (), check: bool = False
+) -> tuple[dict, dict]:
     """score_match and entry_hints in one pass over the hands, for the app's
-    score sheet (drawn after every saved hand)."""
-    game, state, result = _walk(match, explain=False)
-    hints = {} if result["finished"] else game.hints(state, len(match["hands"]), bidding)
+    score sheet (drawn after every saved hand). ``explain``: the hands
+    (0-based) that get their why-lines; ``check``: ``bidding`` must be a
+    legal start of the next hand (``check_bidding``), else InvalidHand."""
+    game, state, result = _walk(match, explain=explain)
+    k = len(match["hands"])
+    if check:
+        _check_bidding(game, state, result, k, bidding)
+    hints = {} if result["finished"] else game.hints(state, k, bidding)
     return result, hints
 
 

@@ -207,7 +207,7 @@ def test_two_devices_saving_different_bids_at_once_the_loser_is_told_bids_change
 
         results = _together(submit, 2)
         errors = [r for r in results if isinstance(r, ServiceError)]
-        saved = [i for i, r in enumerate(results) if isinstance(r, Match)]
+        saved = [i for i, r in enumerate(results) if not isinstance(r, BaseException)]
         assert len(errors) == 1 and len(saved) == 1, results
         assert errors[0].code == "bids_changed"
         stored = Match.objects.get(pk=match.pk).pending_bidding

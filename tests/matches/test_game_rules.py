@@ -67,7 +67,7 @@ def test_spades_bids_then_tricks_s1(make_match):
 
     saved = record(match, spades_hand([7, 4], [8, 5]), number=1)
     assert saved.created
-    assert saved.hand.number == 1
+    assert saved.number == 1
     # S1: Ann bid 7 took 8: 71; Bob bid 4 took 5: 41.
     assert_state(match, totals=[71, 41], hands_played=1, pending=None)
 

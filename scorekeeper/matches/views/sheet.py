@@ -105,7 +105,7 @@ def save_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     if not parsed.ok:
         return invalid(request, match.pk, actor, parsed.errors)
     try:
-        services.save_bidding(
+        held = services.save_bidding(
             match_id=match.pk,
             bidding=parsed.values,
             number=basis.number,
@@ -115,8 +115,8 @@ def save_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     except ServiceError as error:
         return refused(request, match.pk, actor, error, spec)
     if bids_a_contract(spec):
-        return saved(request, match.pk, actor, _("Contract saved. Play the hand, then enter declarer's tricks."))
-    return saved(request, match.pk, actor, _("Bids saved. Play the hand, then enter the tricks."))
+        return saved(request, held, actor, _("Contract saved. Play the hand, then enter declarer's tricks."))
+    return saved(request, held, actor, _("Bids saved. Play the hand, then enter the tricks."))
 
 
 @require_POST
@@ -128,10 +128,12 @@ def clear_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse
     except BadBasis as error:
         return bad_basis(error)
     try:
-        services.clear_bidding(match_id=match.pk, number=basis.number, bidding_in_force=basis.bidding, actor=actor)
+        held = services.clear_bidding(
+            match_id=match.pk, number=basis.number, bidding_in_force=basis.bidding, actor=actor
+        )
     except ServiceError as error:
         return refused(request, match.pk, actor, error, entry_context(match)[0])
-    return saved(request, match.pk, actor, _("The bids were cleared."))
+    return saved(request, held, actor, _("The bids were cleared."))
 
 
 @require_POST
@@ -157,15 +159,15 @@ def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpRespons
         )
     except ServiceError as error:
         return refused(request, match.pk, actor, error, spec)
-    n = {"n": result.hand.number}
+    n = {"n": result.number}
     deal = plays_deals(spec)
     if not result.created:  # sent again: the page may not show what was saved since
         message = _("Deal %(n)d was already saved.") if deal else _("Hand %(n)d was already saved.")
-        return saved(request, match.pk, actor, message % n, history="all")
+        return saved(request, result.held, actor, message % n, history="all")
     message = _("Deal %(n)d saved.") if deal else _("Hand %(n)d saved.")
     if not result.match.confirm_hands:
-        return hand_saved(request, match.pk, actor, message % n, result.hand.number)
-    response = hand_saved(request, match.pk, actor, message % n, result.hand.number, entered=basis.client_key)
+        return hand_saved(request, result.held, actor, message % n, result.number)
+    response = hand_saved(request, result.held, actor, message % n, result.number, entered=basis.client_key)
     remember_entry(request, response, basis.client_key)  # this phone shows the card to pass across
     return response
 
