@@ -124,6 +124,9 @@ def match_saved(sender, instance, created=False, update_fields=None, raw=False, 
     entry = poll_cache.get(match_key(instance.pk))
     if entry is not None:
         where = entry[1:]
+    elif type(instance).table.is_cached(instance):  # a write's locked read brought its table along
+        table = getattr(instance, "table", None)
+        where = (table.round_id, not table.round.tournament.is_public) if table else (0, False)
     else:
         from .models import Table
 
