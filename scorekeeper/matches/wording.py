@@ -6,6 +6,7 @@ each field and option come from the game's description."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -61,6 +62,39 @@ def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
         pieces.insert(0, " ".join(bidding))
     pieces += [f"{key.replace('_', ' ')} {value}" for key, value in entry.items() if key not in known]
     return SEP.join(pieces)
+
+
+SHORT_NAME = 6  # characters: a name this long or shorter is shown whole in a narrow column
+ELLIPSIS = "…"
+
+
+def short_names(names: list[str], longest: int = SHORT_NAME) -> list[str]:
+    """Each name as a narrow column or a crowded totals bar shows it: whole
+    up to ``longest`` characters, else its beginning and "…", cut no
+    shorter than needed to tell it from every other name ("Christa…",
+    "Christo…"). Marks that sit on a letter (an Urdu kasra) stay with it."""
+    cut = [name.strip() for name in names]
+    lengths = [len(name) if len(name) <= longest else longest - 1 for name in cut]
+
+    def shown(i: int) -> str:
+        name, n = cut[i], lengths[i]
+        if n >= len(name):
+            return name
+        while n < len(name) and unicodedata.combining(name[n]):
+            n += 1
+        return name[:n].rstrip() + ELLIPSIS if n < len(name) else name
+
+    while True:
+        forms = [shown(i) for i in range(len(cut))]
+        clash = [
+            i
+            for i, form in enumerate(forms)
+            if forms.count(form) > 1 and form != cut[i] and lengths[i] < len(cut[i])
+        ]
+        if not clash:
+            return forms
+        for i in clash:
+            lengths[i] += 1
 
 
 def options_words(spec: GameSpec, options: dict) -> str:
