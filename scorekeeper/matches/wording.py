@@ -70,29 +70,32 @@ ELLIPSIS = "…"
 
 def short_names(names: list[str], longest: int = SHORT_NAME) -> list[str]:
     """Each name as a narrow column or a crowded totals bar shows it: whole
-    up to ``longest`` characters, else its beginning and "…", cut no
-    shorter than needed to tell it from every other name ("Christa…",
-    "Christo…"). Marks that sit on a letter (an Urdu kasra) stay with it."""
-    cut = [name.strip() for name in names]
-    lengths = [len(name) if len(name) <= longest else longest - 1 for name in cut]
+    up to ``longest`` characters, else its beginning and "…", cut where it
+    no longer begins another name ("Christa…", "Christo…"). Marks that sit
+    on a letter (an Urdu kasra) stay with it."""
+    whole = [name.strip() for name in names]
+    lengths = [longest - 1] * len(whole)
 
-    def shown(i: int) -> str:
-        name, n = cut[i], lengths[i]
-        if n >= len(name):
-            return name
+    def kept(i: int) -> str | None:
+        """The beginning shown before the "…", or None: the name is shown whole."""
+        name, n = whole[i], lengths[i]
         while n < len(name) and unicodedata.combining(name[n]):
             n += 1
-        return name[:n].rstrip() + ELLIPSIS if n < len(name) else name
+        if len(name) <= longest or n >= len(name) - 1:  # "Maximilian…" is no shorter than "Maximiliana"
+            return None
+        return name[:n]
 
     while True:
-        forms = [shown(i) for i in range(len(cut))]
+        starts = [kept(i) for i in range(len(whole))]
         clash = [
             i
-            for i, form in enumerate(forms)
-            if forms.count(form) > 1 and form != cut[i] and lengths[i] < len(cut[i])
+            for i, start in enumerate(starts)
+            if start is not None and any(j != i and other.startswith(start) for j, other in enumerate(whole))
         ]
         if not clash:
-            return forms
+            return [
+                name if start is None else start.rstrip() + ELLIPSIS for name, start in zip(whole, starts, strict=True)
+            ]
         for i in clash:
             lengths[i] += 1
 

@@ -57,7 +57,9 @@ def shown_name(name, short):
     if short == name:
         return conditional_escape(name)
     # bdi: "Barth…" keeps its ellipsis at its own end in a right-to-left page.
-    return format_html('<span class="name-full">{}</span><bdi class="name-short" aria-hidden="true">{}</bdi>', name, short)
+    return format_html(
+        '<span class="name-full">{}</span><bdi class="name-short" aria-hidden="true">{}</bdi>', name, short
+    )
 
 
 @register.filter
@@ -200,7 +202,9 @@ def chips(
     current = "" if current is None else str(current)
     name = escape(input)
     parts = parts or _chip_parts(choices, mark, mark_text)
-    picked = "".join(f"{start.replace('{name}', name)}{' checked' if value == current else ''}{end}" for value, start, end in parts)
+    picked = "".join(
+        f"{start.replace('{name}', name)}{' checked' if value == current else ''}{end}" for value, start, end in parts
+    )
     cells = sum(2 if " chip-wide" in start else 1 for _value, start, _end in parts)
     return mark_safe(
         _CHIPS.format(
@@ -239,7 +243,9 @@ def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=Fal
         label = _("%(name)s (%(field)s)") % {"name": names[seat], "field": spec_field.label.lower()}
         says = f"{names[seat]} {spec_field.says}" if spec_field.says else ""
         current, error = values.get(name), errors.get(name)
-        group = chips(name, names[seat], choices, current, error, auto, parts, note, says=says, label=label, short=shorts[seat])
+        group = chips(
+            name, names[seat], choices, current, error, auto, parts, note, says=says, label=label, short=shorts[seat]
+        )
         if bid_field is not None and seat < len(bids):
             bid = shown(dict(bid_field.choices).get(bids[seat], bids[seat]))
             words = bid_field.says.replace("{}", str(bid)) if bid_field.says else str(bid)

@@ -171,7 +171,8 @@ def test_oh_hell_history_of_seven_reads_without_a_sideways_swipe(app, shot, name
     assert lines and max(lines) < 1.5, f"cells wrap: {lines}"
     widths = page.evaluate(
         """() => { const box = document.getElementById('history-scroll'), doc = document.documentElement;
-                   const cells = [...document.querySelectorAll('#history th, #history td')].map(c => c.getBoundingClientRect());
+                   const cells = [...document.querySelectorAll('#history th, #history td')]
+                       .map(c => c.getBoundingClientRect());
                    return {box: box.scrollWidth - box.clientWidth, page: doc.scrollWidth - doc.clientWidth,
                            right: Math.max(...cells.map(r => r.right)), screen: window.innerWidth}; }"""
     )
@@ -180,8 +181,10 @@ def test_oh_hell_history_of_seven_reads_without_a_sideways_swipe(app, shot, name
     expect(page.locator(".scroll-hint")).to_be_hidden()
     # Each column head names its player for screen readers, whatever the eye sees.
     heads = page.locator("#history thead th[scope=col]")
-    assert [heads.nth(i + 1).evaluate("th => th.querySelector('.name-full')?.textContent ?? th.textContent")
-            for i in range(7)] == names
+    assert [
+        heads.nth(i + 1).evaluate("th => th.querySelector('.name-full')?.textContent ?? th.textContent")
+        for i in range(7)
+    ] == names
     # The first hand: Ann (seat 0) bid 0 and took 0 of 1 card; seat 6 bid 1, took 1 (RULES.md O5).
     first = app.history_row(1).locator("td")
     expect(first.nth(0).locator(".entry-line")).to_have_text("0 / 0")

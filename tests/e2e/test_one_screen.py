@@ -30,7 +30,8 @@ LONG7 = ["Bartholomew", "Christabel", "Christopher", "Maximilian", "Evangeline",
 MEASURE = """() => {
     const form = document.getElementById('entry-form');
     const box = el => el.getBoundingClientRect();
-    const shown = el => { const r = box(el); return r.width > 0 && r.height > 0 && !el.closest('details:not([open])'); };
+    const shown = el => { const r = box(el);
+                          return r.width > 0 && r.height > 0 && !el.closest('details:not([open])'); };
     const save = [...form.querySelectorAll('.actions > .button-primary')].filter(shown)[0];
     const bar = save.closest('.actions');
     const choices = [...form.querySelectorAll('.chip > span, .segmented label > span, input[inputmode], label.check')]
@@ -70,7 +71,9 @@ def problems_on_screen(app, shot, name: str) -> list[str]:
     if m["scrolled"]:
         found.append(f"{name}: the page opened scrolled by {m['scrolled']}px")
     if m["saveTop"] < 0 or m["saveBottom"] > m["height"]:
-        found.append(f"{name}: {m['save']!r} at {m['saveTop']:.0f}-{m['saveBottom']:.0f}, off the {m['height']}px screen")
+        found.append(
+            f"{name}: {m['save']!r} at {m['saveTop']:.0f}-{m['saveBottom']:.0f}, off the {m['height']}px screen"
+        )
     hidden = [c["text"] for c in m["choices"] if c["top"] < 0 or c["bottom"] > m["barTop"] + 0.5]
     if hidden:
         found.append(f"{name}: choices below the Save bar (at {m['barTop']:.0f}px): {hidden[:6]}")
@@ -104,12 +107,18 @@ def check_both_forms(app, shot, game: str, names: list[str], options: dict, pend
     app.log_in_fast(user)
     fresh = app.make_match(game, names, options, owner=user)
     found = each_language_and_scheme(
-        app, shot, f"/matches/{fresh.pk}/", f"{game}-{len(names)}-bids",
+        app,
+        shot,
+        f"/matches/{fresh.pk}/",
+        f"{game}-{len(names)}-bids",
         lambda: expect(page.locator("#entry-form")).to_be_visible(),
     )
     in_play = app.make_match(game, names, options, owner=user, pending=pending)
     found += each_language_and_scheme(
-        app, shot, f"/matches/{in_play.pk}/", f"{game}-{len(names)}-tricks",
+        app,
+        shot,
+        f"/matches/{in_play.pk}/",
+        f"{game}-{len(names)}-tricks",
         lambda: expect(page.locator('#entry-form button[data-write="hand"].button-primary')).to_be_visible(),
     )
     assert not found, "\n".join(found)
