@@ -109,8 +109,8 @@ def test_the_tricks_of_three_players_or_more_are_headed_by_their_bids(web, owned
         r"<legend>(\w+)(?: <span class=\"auto-note\">[^<]*</span>)? <span class=\"head-bid\">([^<]+)</span>", tricks
     )
     assert heads == [("Cat", "bid 1"), ("Dan", "bid 0"), ("Ann", "bid 1"), ("Bob", "bid 0")]
-    # The box of bids is still drawn (wide screens show it; app.css hides it on a phone).
-    assert 'class="bids-in-play"' in page
+    # No box of bids in large type above them: it would leave the chips no room.
+    assert 'class="bids-in-play"' not in page
     # Oh Hell in play: who leads, not who dealt.
     assert "<b>Cat</b> leads." in page and "deals." not in re.search(
         r'<div class="next-hand">.*?</div>', page, re.S
