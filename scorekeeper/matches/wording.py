@@ -64,24 +64,25 @@ def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
     return SEP.join(pieces)
 
 
-SHORT_NAME = 6  # characters: a name this long or shorter is shown whole in a narrow column
+SHORT_NAME = 5  # characters of a name cut short, the "…" included: a column of 7 on a phone
 ELLIPSIS = "…"
 
 
-def short_names(names: list[str], longest: int = SHORT_NAME) -> list[str]:
-    """Each name as a narrow column or a crowded totals bar shows it: whole
-    up to ``longest`` characters, else its beginning and "…", cut where it
-    no longer begins another name ("Christa…", "Christo…"). Marks that sit
-    on a letter (an Urdu kasra) stay with it."""
+def short_names(names: list[str], shortest: int = SHORT_NAME) -> list[str]:
+    """Each name as a narrow column or a crowded totals bar shows it: its
+    first letters and "…" ("Bart…"), cut where it no longer begins another
+    name ("Christa…", "Christo…"); whole when the cut would save no more
+    than a letter ("Hannah", "Maximiliana" beside "Maximilian"). Marks that
+    sit on a letter (an Urdu kasra) stay with it."""
     whole = [name.strip() for name in names]
-    lengths = [longest - 1] * len(whole)
+    lengths = [shortest - 1] * len(whole)
 
     def kept(i: int) -> str | None:
         """The beginning shown before the "…", or None: the name is shown whole."""
         name, n = whole[i], lengths[i]
         while n < len(name) and unicodedata.combining(name[n]):
             n += 1
-        if len(name) <= longest or n >= len(name) - 1:  # "Maximilian…" is no shorter than "Maximiliana"
+        if n >= len(name) - 2:  # "Hann…" is hardly narrower than "Hannah"
             return None
         return name[:n]
 

@@ -56,7 +56,7 @@ def shown_name(name, short):
     wide screens (app.css: .name-full, .name-short)."""
     if short == name:
         return conditional_escape(name)
-    # bdi: "Barth…" keeps its ellipsis at its own end in a right-to-left page.
+    # bdi: "Bart…" keeps its ellipsis at its own end in a right-to-left page.
     return format_html(
         '<span class="name-full">{}</span><bdi class="name-short" aria-hidden="true">{}</bdi>', name, short
     )

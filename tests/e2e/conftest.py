@@ -334,7 +334,7 @@ class App:
 
     def expect_totals(self, expected: dict[str, int]) -> None:
         """The totals bar shows exactly these players (in seat order) and totals.
-        A name shown short ("Barth…", five players or more) is read whole, as a
+        A name shown short ("Bart…", five players or more) is read whole, as a
         screen reader reads it (its visually hidden .name-full)."""
         bar = self.page.locator("#totals")
         names = bar.locator(".total-name .name-full, .total-name:not(:has(.name-full))")

@@ -158,7 +158,7 @@ LONG_NAMES7 = ["Bartholomew", "Christabel", "Christopher", "Maximilian", "Evange
 @pytest.mark.parametrize("names", [NAMES7, LONG_NAMES7], ids=["short-names", "long-names"])
 def test_oh_hell_history_of_seven_reads_without_a_sideways_swipe(app, shot, names):
     """Seven players' hands on a 390 px phone: every column on the screen, no cell's
-    line wraps, a long name shown short ("Barth…") and read whole by screen readers."""
+    line wraps, a long name shown short ("Bart…") and read whole by screen readers."""
     page = app.page
     user = logged_in(app)
     hands = FINISHED["ohhell"][2][:3]
