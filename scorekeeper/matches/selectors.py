@@ -18,10 +18,12 @@ from ..polls import round_clock, sheet_tag
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
 from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
-from .wording import action_words, actor_words, change_words
+from .wording import action_words, actor_words, change_words, short_names
 
 Action = AuditEvent.Action
 BIDDING_ACTIONS = (Action.BIDS_SAVED, Action.BIDS_CLEARED)
+# More players than this and the sheet packs them in (a grid of totals, a chip column each, short names).
+MANY_PLAYERS = 4
 
 
 @dataclass
@@ -84,6 +86,20 @@ class ScoreSheet:
     @property
     def names(self) -> list[str]:
         return self.match.player_names
+
+    @property
+    def many_players(self) -> bool:
+        """Five to seven players: the phone's width is shared out (app.css: totals-many, chips-many, sheet-many)."""
+        return len(self.names) > MANY_PLAYERS
+
+    @cached_property
+    def column_heads(self) -> list[tuple[str, str]]:
+        """(name, as shown) of each player, in seat order: a short form
+        where the players are many (``wording.short_names``), the name
+        itself otherwise. A short form is shown beside the whole name,
+        which screen readers read and the eye does not see."""
+        shown = short_names(self.names) if self.many_players else self.names
+        return list(zip(self.names, shown, strict=True))
 
     @cached_property
     def table(self) -> Table | None:
@@ -163,14 +179,14 @@ class ScoreSheet:
         return items
 
     @property
-    def total_lines(self) -> list[tuple[str, int, str, str]]:
-        """The totals box, a line per player: (name, total, its classes:
+    def total_lines(self) -> list[tuple[tuple[str, str], int, str, str]]:
+        """The totals box, a line per player: ((name, as shown), total, its classes:
         "leader" and/or "winner", what else to show: "bags 3" in Spades)."""
         leaders, winners = set(self.leaders), set(self.winners)
         bags = self.rows[-1].details.get("bags") if self.rows else None
         return [
             (
-                name,
+                self.column_heads[seat],
                 self.totals[seat],
                 " ".join(c for c, on in (("leader", seat in leaders), ("winner", seat in winners)) if on),
                 _("bags %(n)s") % {"n": bags[seat]} if bags else "",

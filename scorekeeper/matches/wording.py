@@ -6,6 +6,7 @@ each field and option come from the game's description."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -61,6 +62,43 @@ def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
         pieces.insert(0, " ".join(bidding))
     pieces += [f"{key.replace('_', ' ')} {value}" for key, value in entry.items() if key not in known]
     return SEP.join(pieces)
+
+
+SHORT_NAME = 5  # characters of a name cut short, the "…" included: a column of 7 on a phone
+ELLIPSIS = "…"
+
+
+def short_names(names: list[str], shortest: int = SHORT_NAME) -> list[str]:
+    """Each name as a narrow column or a crowded totals bar shows it: its
+    first letters and "…" ("Bart…"), cut where it no longer begins another
+    name ("Christa…", "Christo…"); whole when the cut would save no more
+    than a letter ("Hannah", "Maximiliana" beside "Maximilian"). Marks that
+    sit on a letter (an Urdu kasra) stay with it."""
+    whole = [name.strip() for name in names]
+    lengths = [shortest - 1] * len(whole)
+
+    def kept(i: int) -> str | None:
+        """The beginning shown before the "…", or None: the name is shown whole."""
+        name, n = whole[i], lengths[i]
+        while n < len(name) and unicodedata.combining(name[n]):
+            n += 1
+        if n >= len(name) - 2:  # "Hann…" is hardly narrower than "Hannah"
+            return None
+        return name[:n]
+
+    while True:
+        starts = [kept(i) for i in range(len(whole))]
+        clash = [
+            i
+            for i, start in enumerate(starts)
+            if start is not None and any(j != i and other.startswith(start) for j, other in enumerate(whole))
+        ]
+        if not clash:
+            return [
+                name if start is None else start.rstrip() + ELLIPSIS for name, start in zip(whole, starts, strict=True)
+            ]
+        for i in clash:
+            lengths[i] += 1
 
 
 def options_words(spec: GameSpec, options: dict) -> str:

@@ -5,7 +5,7 @@ its template (templates/games/<id>.html)."""
 import re
 
 from django import template
-from django.utils.html import conditional_escape, escape
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -77,6 +77,19 @@ def at(sequence, index):
 def input_for(field_name, seat):
     """{{ "bids"|input_for:seat }} -> "bids_0", the per-player input name."""
     return f"{field_name}_{seat}"
+
+
+@register.simple_tag
+def shown_name(name, short):
+    """A player's name where the room is short (ScoreSheet.column_heads):
+    the short form for the eye, the whole name for screen readers and for
+    wide screens (app.css: .name-full, .name-short)."""
+    if short == name:
+        return conditional_escape(name)
+    # bdi: "Bart…" keeps its ellipsis at its own end in a right-to-left page.
+    return format_html(
+        '<span class="name-full">{}</span><bdi class="name-short" aria-hidden="true">{}</bdi>', name, short
+    )
 
 
 @register.filter
@@ -162,7 +175,7 @@ def entry_summary(entry):
 # work as with any radio group, and the form posts without JavaScript.
 # data-says and data-label: how the offline queue words the choice and names
 # a missing one (docs/page-contract.md): the scripts read no label or legend.
-_CHIPS = """<fieldset id="in-{input}" class="chips{has_error}" role="radiogroup"{auto}{invalid}{declared}>
+_CHIPS = """<fieldset id="in-{input}" class="chips{few}{has_error}" role="radiogroup"{auto}{invalid}{declared}>
   <legend>{legend}{note}</legend>
   <div class="chip-row">{chips}</div>{message}
 </fieldset>"""
@@ -204,6 +217,7 @@ def chips(
     mark_text="",
     says="",
     label="",
+    short="",
 ):
     """{% chips "tricks" "Bob's tricks" choices current error %}: one value
     picked with one tap. ``auto``: app.js fills it in as the rest of its
@@ -211,17 +225,23 @@ def chips(
     filled in, which may be another than the first one marked; ``mark``: the value to
     aim for (Draw Bridge: the tricks the contract needs). ``says`` ("Bob
     took {}") and ``label`` ("Bob (tricks)"): the choice and the field in
-    words for the offline queue (the legend by default)."""
+    words for the offline queue (the legend by default); ``short``: the
+    legend as a narrow column shows it (a player's short name).
+
+    A group of up to 8 cells (a wide chip takes two) is a "chip-grid": its
+    legend beside the chips where the line has room (app.css)."""
     current = "" if current is None else str(current)
     name = escape(input)
+    parts = parts or _chip_parts(choices, mark, mark_text)
     picked = "".join(
-        f"{start.replace('{name}', name)}{' checked' if value == current else ''}{end}"
-        for value, start, end in parts or _chip_parts(choices, mark, mark_text)
+        f"{start.replace('{name}', name)}{' checked' if value == current else ''}{end}" for value, start, end in parts
     )
+    cells = sum(2 if " chip-wide" in start else 1 for _value, start, _end in parts)
     return mark_safe(
         _CHIPS.format(
             input=name,
-            legend=escape(legend),
+            legend=shown_name(legend, short) if short else escape(legend),
+            few=" chip-grid" if cells <= 8 else "",
             note=f' <span class="auto-note">{escape(note)}</span>' if note else "",
             has_error=" has-error" if error else "",
             auto=" data-auto" if auto else "",
@@ -234,12 +254,18 @@ def chips(
 
 
 @register.simple_tag
-def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=False, note=""):
+def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=False, note="", heads=None, bids=None):
     """{% seat_chips sheet.spec "bids" hints.bidding_order sheet.names choices values errors %}:
-    one group of chips per player, in ``seats`` order, named "bids_<seat>".
+    one group of chips per player, in ``seats`` order, named "bids_<seat>",
+    together in a "chip-table" (with many players, a column each: app.css).
     ``fill_last``: app.js fills the last one in as the rest of the total
-    (and another, once that one is chosen by hand: each carries the note)."""
+    (and another, once that one is chosen by hand: each carries the note);
+    ``heads``: (name, short name) of each seat (ScoreSheet.column_heads);
+    ``bids``: the bids in force, by seat, shown at the head of each
+    player's column of tricks (app.css shows them there only)."""
     values, errors, parts = values or {}, errors or {}, _chip_parts(choices)
+    shorts = [short for _name, short in heads] if heads else names
+    bid_field = hand_field(spec, "bids") if bids else None
     spec_field = hand_field(spec, field)
     groups = []
     for i, seat in enumerate(seats):
@@ -249,8 +275,15 @@ def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=Fal
         label = _("%(name)s (%(field)s)") % {"name": names[seat], "field": spec_field.label.lower()}
         says = f"{names[seat]} {spec_field.says}" if spec_field.says else ""
         current, error, noted = values.get(name), errors.get(name), note if fill_last else ""
-        groups.append(chips(name, names[seat], choices, current, error, auto, parts, noted, says=says, label=label))
-    return mark_safe("\n".join(groups))
+        group = chips(
+            name, names[seat], choices, current, error, auto, parts, noted, says=says, label=label, short=shorts[seat]
+        )
+        if bid_field is not None and seat < len(bids):
+            bid = shown(dict(bid_field.choices).get(bids[seat], bids[seat]))
+            words = bid_field.says.replace("{}", str(bid)) if bid_field.says else str(bid)
+            group = group.replace("</legend>", f' <span class="head-bid">{escape(words)}</span></legend>', 1)
+        groups.append(group)
+    return mark_safe('<div class="chip-table">\n' + "\n".join(groups) + "\n</div>")
 
 
 @register.simple_tag

@@ -333,9 +333,12 @@ class App:
     # ------------------------------------------------------------ reading
 
     def expect_totals(self, expected: dict[str, int]) -> None:
-        """The totals bar shows exactly these players (in seat order) and totals."""
+        """The totals bar shows exactly these players (in seat order) and totals.
+        A name shown short ("Bart…", five players or more) is read whole, as a
+        screen reader reads it (its visually hidden .name-full)."""
         bar = self.page.locator("#totals")
-        expect(bar.locator(".total-name")).to_have_text(list(expected))
+        names = bar.locator(".total-name .name-full, .total-name:not(:has(.name-full))")
+        expect(names).to_have_text(list(expected))
         expect(bar.locator(".total-score")).to_have_text([str(v) for v in expected.values()])
 
     def expect_notice(self, text: str) -> None:
@@ -479,6 +482,12 @@ AFTER_PLAY = {
 }
 
 
+def expect_bids_in_play(page: Page) -> None:
+    """The bids in force are on screen: in their box, or (a phone, three players or
+    more) at the head of each player's tricks."""
+    expect(page.locator("#entry .bids-in-play:visible, #entry .head-bid:visible").first).to_be_visible()
+
+
 def open_screens(app: App, group: str):
     """Open each main screen of ``group`` in turn (building what it shows
     through the services) and yield (name, whether axe should check it).
@@ -531,7 +540,7 @@ def open_screens(app: App, group: str):
     if game != "sixtysix":
         bid(match, bidding)
         page.goto(f"/matches/{match.pk}/")
-        expect(page.locator("#entry .bids-in-play")).to_be_visible()
+        expect_bids_in_play(page)
         for name, value in AFTER_PLAY[game]:
             app.step_to(name, value)
     else:

@@ -151,27 +151,45 @@ def test_history_words_every_change_and_puts_an_undone_hand_back(app, shot):
 # ------------------------------------------------------------ wide history
 
 
+LONG_NAMES7 = ["Bartholomew", "Christabel", "Christopher", "Maximilian", "Evangeline", "Fitzgerald", "Gwendolyn"]
+
+
 @PHONE
-def test_oh_hell_history_of_seven_keeps_its_first_column_and_cells_on_one_line(app, shot):
+@pytest.mark.parametrize("names", [NAMES7, LONG_NAMES7], ids=["short-names", "long-names"])
+def test_oh_hell_history_of_seven_reads_without_a_sideways_swipe(app, shot, names):
+    """Seven players' hands on a 390 px phone: every column on the screen, no cell's
+    line wraps, a long name shown short ("Bart…") and read whole by screen readers."""
     page = app.page
     user = logged_in(app)
     hands = FINISHED["ohhell"][2][:3]
-    match = app.make_match("ohhell", NAMES7, {}, hands, owner=user)
+    match = app.make_match("ohhell", names, {}, hands, owner=user)
     page.goto(f"/matches/{match.pk}/")
-    expect(page.locator(".scroll-hint")).to_be_visible()
+    app.expect_history_rows(3)
     lines = page.locator("#history td .entry-line").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))"
     )
     assert lines and max(lines) < 1.5, f"cells wrap: {lines}"
-    box = page.locator("#history-scroll")
-    first = page.locator("#history tbody th").first
-    before = first.bounding_box()["x"]
-    box.evaluate("e => { e.scrollLeft = 200; }")
-    page.wait_for_function("() => document.getElementById('history-scroll').scrollLeft > 0")
-    assert abs(first.bounding_box()["x"] - before) < 1, "the # column scrolled away"
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow == 0
-    shot("mends-ohhell-wide-history")
+    widths = page.evaluate(
+        """() => { const box = document.getElementById('history-scroll'), doc = document.documentElement;
+                   const cells = [...document.querySelectorAll('#history th, #history td')]
+                       .map(c => c.getBoundingClientRect());
+                   return {box: box.scrollWidth - box.clientWidth, page: doc.scrollWidth - doc.clientWidth,
+                           right: Math.max(...cells.map(r => r.right)), screen: window.innerWidth}; }"""
+    )
+    assert widths["box"] <= 0 and widths["page"] <= 0, f"scrolls sideways: {widths}"
+    assert widths["right"] <= widths["screen"], f"a column off the screen: {widths}"
+    expect(page.locator(".scroll-hint")).to_be_hidden()
+    # Each column head names its player for screen readers, whatever the eye sees.
+    heads = page.locator("#history thead th[scope=col]")
+    assert [
+        heads.nth(i + 1).evaluate("th => th.querySelector('.name-full')?.textContent ?? th.textContent")
+        for i in range(7)
+    ] == names
+    # The first hand: Ann (seat 0) bid 0 and took 0 of 1 card; seat 6 bid 1, took 1 (RULES.md O5).
+    first = app.history_row(1).locator("td")
+    expect(first.nth(0).locator(".entry-line")).to_have_text("0 / 0")
+    expect(first.nth(6).locator(".entry-line")).to_have_text("1 / 1")
+    shot(f"mends-ohhell-wide-history-{len(names[0])}")
 
 
 # ---------------------------------------------------------------- dark rooms

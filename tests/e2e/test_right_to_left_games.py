@@ -339,7 +339,9 @@ def test_ohhell_match_in_a_right_to_left_language(app, shot, axe_check, lang):
             for seat, value in enumerate(bids):
                 app.step_to(f"bids_{seat}", value)
             save(app, "bids")
-            expect(page.locator("#entry .bids-in-play")).to_be_visible()
+            # On the phone each player's bid heads their column of tricks.
+            expect(page.locator("#entry .head-bid")).to_have_count(len(bids))
+            expect(page.locator("#entry .head-bid").first).to_be_visible()
             app.set_tricks(dict(enumerate(tricks)))
             expect_points(app, "#preview .preview-list", [signed(p) for p in points])
             expect(page.locator("#preview .ends")).to_be_visible()

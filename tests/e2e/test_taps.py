@@ -27,7 +27,8 @@ CHIP_BOXES = """() => {
     const doc = document.documentElement, form = document.getElementById('entry-form');
     const chips = [...document.querySelectorAll('#entry .chip > span')]
         .map(el => { const r = el.getBoundingClientRect();
-                     return {text: el.textContent.trim(), w: r.width, h: r.height, start: r.left, end: r.right}; })
+                     return {text: el.textContent.trim(), w: r.width, h: r.height, start: r.left, end: r.right,
+                             top: r.top}; })
         .filter(c => c.w > 0 || c.h > 0);
     return {chips, width: window.innerWidth, page: doc.scrollWidth - doc.clientWidth,
             form: form ? form.scrollWidth - form.clientWidth : 0};
@@ -55,10 +56,12 @@ def check_chips(app, axe_check, shot, name: str) -> None:
     assert not small, f"chips under 44 px: {small}"
     assert not outside, f"chips outside the screen: {outside}"
     assert boxes["page"] <= 0 and boxes["form"] <= 0, f"scrolls sideways: {boxes['page']}, {boxes['form']}"
-    # Right to left (logical CSS only): the rows run from the right, still on screen.
+    # Right to left (logical CSS only): the rows run from the right, still on screen (the
+    # next chip on the first chip's line: with 5 to 7 players, the next player's column).
     page.evaluate("document.documentElement.dir = 'rtl'")
     rtl = page.evaluate(CHIP_BOXES)
-    first, second = rtl["chips"][0], rtl["chips"][1]
+    first = rtl["chips"][0]
+    second = next(c for c in rtl["chips"][1:] if abs(c["top"] - first["top"]) < 1)
     assert first["start"] > second["start"], f"RTL: {first['text']} should be right of {second['text']}"
     assert all(c["start"] >= 0 and c["end"] <= rtl["width"] for c in rtl["chips"]) and rtl["page"] <= 0
     shot(f"taps-{name}-rtl")

@@ -69,6 +69,11 @@ def entry_form(client: Client, match: Match) -> dict[str, str]:
 
 def assert_shows_bids_in_force(page: str, game: str) -> None:
     box = re.search(r'<div class="bids-in-play">.*?</div>', page, re.S)
+    if game == "ohhell":  # three players or more: each one's bid heads their tricks
+        head = r'<legend>(\w+)(?: <span class="auto-note">[^<]*</span>)? <span class="head-bid">bid (\w+)<'
+        heads = re.findall(head, page)
+        assert heads == IN_FORCE[game], "the sheet does not show the bids in force"
+        return
     assert box, "the sheet does not show the bids in force"
     if isinstance(IN_FORCE[game], str):
         assert IN_FORCE[game] in box.group(0)

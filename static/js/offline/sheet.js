@@ -116,9 +116,11 @@
       }
     });
     var heading = form.querySelector(".next-hand");
+    // Five to seven players: packed as the server packs them (the page's chips say so: chips-many).
+    var many = form.querySelector(".chip-groups.chips-many") ? " bids-many" : "";
     var shownBids = el("div", { class: "bids-in-play offline-in-play", "data-offline-ui": "queue" }, [
       el("h3", { text: say("inPlayNotSent", { n: entry.number }) }),
-      el("ul", { class: "big-bids" }, entry.summary.map(function (s) { return el("li", {}, [el("b", { class: "bid", text: s })]); })),
+      el("ul", { class: "big-bids" + many }, entry.summary.map(function (s) { return el("li", {}, [el("b", { class: "bid", text: s })]); })),
     ]);
     if (heading) heading.after(shownBids); else form.prepend(shownBids);
   };
