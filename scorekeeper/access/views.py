@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..audit import Actor
-from ..errors import ServiceError
+from ..errors import UNPROCESSABLE, ServiceError
 from ..matches.wording import label_words
 from ..models import AccessLink, Match, Table
 from . import services
@@ -23,7 +23,6 @@ from .links import find_link, grant, token_for
 from .permissions import closed_message
 from .qr import phone_url, qr_svg
 
-UNPROCESSABLE = 422
 USERNAME_MAX = 150
 
 

@@ -17,13 +17,11 @@ from django.views.decorators.http import require_http_methods
 
 from ..access.decorators import organiser_required, refuse, tournament_organiser_required
 from ..audit import Actor
-from ..errors import ServiceError
+from ..errors import UNPROCESSABLE, ServiceError
 from ..models import Match
 from . import export
 from .reading import MAX_BYTES
 from .restore import import_backup, summary
-
-UNPROCESSABLE = 422
 
 
 def _download(data: dict, filename: str) -> HttpResponse:

@@ -17,7 +17,7 @@ from ..access.confirming import entered_keys
 from ..access.decorators import refuse
 from ..access.permissions import Viewer
 from ..audit import Actor
-from ..errors import ServiceError
+from ..errors import UNPROCESSABLE, Refusal, ServiceError
 from ..scoring import GameSpec
 from . import live as live_sheet
 from .check_card import CheckCard, pass_card
@@ -25,8 +25,6 @@ from .forms import BadBasis, plain_int
 from .selectors import Action, Held, ScoreSheet, latest_change, score_sheet, sheet_of
 from .wording import entry_words
 
-UNPROCESSABLE = 422  # valid request, but the hand breaks a rule or a field is wrong
-CONFLICT = 409  # the page was out of date, or the match is over
 SHEET = "matches/sheet.html"
 LIVE = "matches/live.html"
 NEW_ROW = (Action.HAND_RECORDED, Action.HAND_EDITED, Action.HAND_RESTORED)  # a change that the history highlights
@@ -159,19 +157,18 @@ def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceErr
     that was out of date shows the sheet as it now stands: the form starts
     afresh for the next hand (so a second tap cannot store another device's
     hand again), keeping only the tricks typed when just the bids changed."""
-    if error.code == "locked":  # the match ended while this device's page showed the form
+    if error.code == Refusal.LOCKED:  # the match ended while this device's page showed the form
         return refuse(request, error.message)
-    if error.code == "conflict":
+    if error.code == Refusal.CONFLICT:
         kept = {}
-    elif error.code == "bids_changed":
+    elif error.code == Refusal.BIDS_CHANGED:
         play = {f.name for f in spec.hand_fields if f.phase == "play"}
         kept = {k: v for k, v in _typed(request).items() if k.rsplit("_", 1)[0] in play or k in play}
     else:
         kept = _typed(request)
-    stale = error.code in ("conflict", "bids_changed", "closed")
-    status = CONFLICT if stale else UNPROCESSABLE
+    stale = error.code.stale
     return answer(
-        request, match_id, actor, status=status, error=error.message, kept=kept, history="all" if stale else None
+        request, match_id, actor, status=error.status, error=error.message, kept=kept, history="all" if stale else None
     )
 
 

@@ -12,13 +12,11 @@ from django.views.decorators.http import require_http_methods
 from ..access.decorators import refuse
 from ..access.permissions import may_rename_player, renamable_players
 from ..audit import Actor
-from ..errors import ServiceError
+from ..errors import UNPROCESSABLE, ServiceError
 from ..models import Player, name_key
 from ..scoring import GAMES
 from ..stats.ratings import MIN_MATCHES
 from . import selectors, services
-
-UNPROCESSABLE = 422
 
 
 @login_required

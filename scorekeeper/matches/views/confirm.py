@@ -16,14 +16,14 @@ from ...access.confirming import entered_keys
 from ...access.decorators import organiser_required, refuse, scorer_required
 from ...access.permissions import Viewer
 from ...audit import Actor
-from ...errors import ServiceError
+from ...errors import Refusal, ServiceError
 from ...i18n import hand_words
 from ...models import Match
 from .. import services
 from ..check_card import asks_for_checks, card_for, may_be_checked, may_check
 from ..confirmation import UNCONFIRMED
 from ..forms import BadBasis, read_basis
-from ..render import CONFLICT, answer, bad_basis, saved
+from ..render import answer, bad_basis, saved
 from ..selectors import score_sheet
 
 VERDICTS = {"correct": True, "wrong": False}
@@ -74,13 +74,13 @@ def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> Ht
             actor=actor,
         )
     except ServiceError as error:
-        if error.code == "not_found":
+        if error.code == Refusal.NOT_FOUND:
             raise Http404(error.message) from None
-        if error.code in ("forbidden", "locked"):
+        if error.status == 403:
             if request.htmx:  # shown in words by app.js, the card stays
                 return HttpResponseForbidden(error.message, content_type="text/plain; charset=utf-8")
             return refuse(request, error.message)
-        return answer(request, match.pk, actor, status=CONFLICT, error=error.message, history="all")
+        return answer(request, match.pk, actor, status=error.status, error=error.message, history="all")
     n = {**hand_words(match.game), "n": checked.number}
     if checked.verdict == "confirmed":
         return saved(request, match.pk, actor, _("%(H)s %(n)d confirmed: it is locked now.") % n, history="all")
@@ -100,6 +100,6 @@ def accept_match(request: HttpRequest, match: Match, actor: Actor) -> HttpRespon
     try:
         services.accept_match(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:
-        return answer(request, match.pk, actor, status=CONFLICT, error=error.message, history="all")
+        return answer(request, match.pk, actor, status=error.status, error=error.message, history="all")
     messages.success(request, _("Match accepted as it is: it counts in the standings."))
     return redirect(match)

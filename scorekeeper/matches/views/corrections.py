@@ -14,14 +14,14 @@ from ...access.confirming import remember_entry
 from ...access.decorators import organiser_required, refuse, scorer_required
 from ...access.permissions import Viewer
 from ...audit import Actor
-from ...errors import ServiceError
+from ...errors import UNPROCESSABLE, Refusal, ServiceError
 from ...i18n import shown_message, shown_preview
 from ...models import Match
 from ...scoring import InvalidHand, entry_hints, preview_hand
 from .. import services
 from ..confirmation import CHECK_ACTIONS, DISPUTED, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
-from ..render import CONFLICT, UNPROCESSABLE, bad_basis, choices, entry_values, go_to, refusal_in_words
+from ..render import bad_basis, choices, entry_values, go_to, refusal_in_words
 from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
 from .sheet import bid_totals, tricks_count
 
@@ -51,18 +51,14 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
             match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor
         )
     except ServiceError as error:
-        if error.code == "locked":  # the match ended since this device drew the page
+        if error.code == Refusal.LOCKED:  # the match ended since this device drew the page
             return refuse(request, error.message)
         if request.htmx:  # the phone's offline queue sending it later: the refusal in words
-            status = CONFLICT if error.code in ("conflict", "closed") else UNPROCESSABLE
-            return refusal_in_words(error.message, status, score_sheet(match.pk), number)
-        if error.code == "conflict":
+            return refusal_in_words(error.message, error.status, score_sheet(match.pk), number)
+        if error.code == Refusal.CONFLICT:
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
-        if error.code == "locked":
-            return refuse(request, error.message)
-        status = CONFLICT if error.code == "closed" else UNPROCESSABLE
-        return _edit_page(request, sheet, number, request.POST, error=error.message, status=status)
+        return _edit_page(request, sheet, number, request.POST, error=error.message, status=error.status)
     words = {"h": sheet.spec.hand_noun.capitalize(), "n": number}
     if edited.entry_key is None:
         said = _("%(h)s %(n)d is as it was: nothing was changed.") % words
@@ -125,7 +121,7 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
         if request.method == "POST" and request.htmx:
-            return refusal_in_words(services.nothing_to_undo(match), CONFLICT)
+            return refusal_in_words(services.nothing_to_undo(match), Refusal.CONFLICT.status)
         messages.info(request, services.nothing_to_undo(match))
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
@@ -141,10 +137,10 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         services.undo_last_hand(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:
-        if error.code == "locked":
+        if error.code == Refusal.LOCKED:
             return refuse(request, error.message)
         if request.htmx:  # the phone's offline queue sending it later: the refusal in words
-            return refusal_in_words(error.message, CONFLICT, score_sheet(match.pk), len(sheet.rows))
+            return refusal_in_words(error.message, error.status, score_sheet(match.pk), len(sheet.rows))
         messages.error(request, error.message)
         return go_to(request, match.get_absolute_url())
     said = _("%(h)s %(n)d removed.") % {"h": sheet.spec.hand_noun.capitalize(), "n": len(sheet.rows)}
@@ -171,7 +167,7 @@ def history(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
                 actor=actor,
             )
         except ServiceError as error:
-            if error.code == "not_found":
+            if error.code == Refusal.NOT_FOUND:
                 raise Http404(error.message) from None
             messages.error(request, error.message)
             return redirect("history", match.pk)

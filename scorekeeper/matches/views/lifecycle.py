@@ -13,14 +13,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ...access.decorators import organiser_required
 from ...access.services import needs_setup
 from ...audit import Actor
-from ...errors import ServiceError
+from ...errors import UNPROCESSABLE, ServiceError
 from ...i18n import shown_spec, shown_specs
 from ...models import Match
 from ...players.selectors import all_players
 from ...scoring import GAMES, get_game
 from .. import services
 from ..forms import parse_options
-from ..render import UNPROCESSABLE, go_to
+from ..render import go_to
 from ..selectors import matches_for_home
 
 

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from ...access.decorators import tournament_organiser_required
 from ...access.qr import phone_url, qr_svg
 from ...audit import Actor
-from ...errors import ServiceError
+from ...errors import UNPROCESSABLE, ServiceError
 from ...i18n import listed, shown_spec, shown_specs
 from ...matches.forms import parse_options
 from ...matches.wording import side_letter
@@ -32,13 +32,6 @@ from ...numbers import plain_int, typed
 from ...scoring import GAMES, get_game
 from .. import clock, ending, links, selectors, services
 from ..formats import SEATED_FORMATS, formats_for
-
-UNPROCESSABLE = 422  # a field is wrong
-CONFLICT = 409  # the tournament is not in a state that allows it (a round is being played, ...)
-
-
-def _status_for(error: ServiceError) -> int:
-    return CONFLICT if error.code == "state" else UNPROCESSABLE
 
 
 @login_required
@@ -60,16 +53,6 @@ def _parse_int(data, name: str, errors: dict, label: str) -> int | None:
     return number
 
 
-FIELD_FOR_CODE = {
-    "name": "name",
-    "game": "game",
-    "format": "format",
-    "rounds": "rounds",
-    "round_minutes": "round_minutes",
-    "table_size": "table_size",
-    "options": "options",
-    "oh_hell_points": "oh_hell_points",
-}
 
 
 @login_required
@@ -128,7 +111,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             actor=Actor.organiser(request.user),
         )
     except ServiceError as e:
-        field = FIELD_FOR_CODE.get(e.code)
+        field = e.field
         if field:
             context["errors"] = {field: e.message}
         else:
@@ -177,7 +160,7 @@ def register(request: HttpRequest, tournament: Tournament, actor: Actor) -> Http
     try:
         result = services.register_players(tournament_id=tournament.pk, text=text, actor=actor)
     except ServiceError as e:
-        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e), names=text)
+        return _render_dashboard(request, tournament, error=e.message, status=e.status, names=text)
     if result.added:
         messages.success(request, _("Registered: %(names)s.") % {"names": listed(result.added)})
     if result.already:
@@ -196,7 +179,7 @@ def drop(request: HttpRequest, tournament: Tournament, entrant_id: int, actor: A
     try:
         services.drop_entrant(tournament_id=tournament.pk, entrant_id=entrant.pk, actor=actor)
     except ServiceError as e:
-        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e))
+        return _render_dashboard(request, tournament, error=e.message, status=e.status)
     messages.success(
         request, _("%(name)s dropped: not paired again; results so far stay.") % {"name": entrant.player.name}
     )
@@ -213,7 +196,7 @@ def start_round(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
         rnd = services.propose_round(tournament_id=tournament.pk, actor=actor)
     except ServiceError as e:
         tournament.refresh_from_db()
-        return _render_dashboard(request, tournament, error=e.message, status=_status_for(e))
+        return _render_dashboard(request, tournament, error=e.message, status=e.status)
     return redirect("tournament_round", tournament.pk, rnd.pk)
 
 
@@ -261,7 +244,7 @@ def swap(request: HttpRequest, tournament: Tournament, round_id: int, actor: Act
         services.swap_players(round_id=rnd.pk, player_a=a, player_b=b, actor=actor)
     except ServiceError as e:
         rnd.refresh_from_db()
-        return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
+        return _render_review(request, tournament, rnd, error=e.message, status=e.status)
     messages.success(request, _("Swapped."))
     return redirect("tournament_round", tournament.pk, rnd.pk)
 
@@ -277,7 +260,7 @@ def publish(request: HttpRequest, tournament: Tournament, round_id: int, actor: 
         if rnd.status != Round.Status.PROPOSED:
             messages.error(request, e.message)
             return redirect(tournament)
-        return _render_review(request, tournament, rnd, error=e.message, status=_status_for(e))
+        return _render_review(request, tournament, rnd, error=e.message, status=e.status)
     messages.success(request, _("Round %(n)d published. Print the table cards.") % {"n": rnd.number})
     return redirect(f"{reverse('tournament_cards', args=[tournament.pk])}?round={rnd.number}")
 
@@ -482,8 +465,7 @@ def desk_clock(request: HttpRequest, tournament: Tournament, round_id: int, acto
             )
     except ServiceError as e:
         rnd.refresh_from_db()
-        status = CONFLICT if e.code in ("state", "conflict") else UNPROCESSABLE
-        return _render_desk(request, tournament, rnd, error=e.message, status=status)
+        return _render_desk(request, tournament, rnd, error=e.message, status=e.status)
     if action == "end":
         messages.success(
             request,
