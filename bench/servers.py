@@ -23,7 +23,7 @@ sync workers, gunicorn 2 gthread workers of 4 threads, granian 2 workers of
 4 threads. PostgreSQL: gunicorn
 6 sync workers, persistent connections (CONN_MAX_AGE 60, health checks)
 and Django's pool (min 2, max 4 a process), and 2 gthread workers of 4
-threads, persistent and pool; granian 2 workers.
+threads, persistent and pool; granian 2 workers of 1 and of 4 threads.
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ CANDIDATES = {
         ("gunicorn, 2 gthread x 4, persistent", "gthread", 2, 4, False),
         ("gunicorn, 2 gthread x 4, pool", "gthread", 2, 4, True),
         ("granian, 2 workers, persistent", "granian", 2, 1, False),
+        ("granian, 2 workers x 4 threads, persistent", "granian", 2, 4, False),
     ],
 }
 

@@ -2,9 +2,11 @@
 
 granian (a Rust HTTP server with wheels for Linux, macOS and Windows),
 chosen by measurement over waitress and gunicorn (README, "Which server"):
-``--workers`` processes (one per core) of one blocking thread each, like
-gunicorn's sync workers, so a burst queues fairly; static files from the
-collected, hashed store through whitenoise. ``DEBUG`` stays as the settings say (off unless
+``--workers`` processes (one per core) of ``--threads`` blocking threads
+each (default 4: a thread waiting for the disk or the database leaves the
+core to another; 1.6-1.7 times the requests a second of one thread, README
+"Which server"); static files from the collected, hashed store through
+whitenoise. ``DEBUG`` stays as the settings say (off unless
 set): this is never the development server.
 
 Ctrl-C, closing the window (SIGHUP) and ending its process (SIGTERM) all
@@ -23,6 +25,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config.network import local_url, split_address
 
+# Measured against one thread a worker (bench/servers.py, README "Which server").
+THREADS = 4
+
 
 def default_workers() -> int:
     # One per core: measured on 2 cores at a 200-table event (README, "Which
@@ -39,12 +44,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workers", type=int, default=default_workers(), help="worker processes (default: %(default)s)"
         )
+        parser.add_argument(
+            "--threads", type=int, default=THREADS, help="threads of each worker (default: %(default)s)"
+        )
 
-    def handle(self, *args, workers, **options):
+    def handle(self, *args, workers, threads, **options):
         from granian import Granian
 
-        if workers < 1:
-            raise CommandError("--workers must be 1 or more.")
+        if workers < 1 or threads < 1:
+            raise CommandError("--workers and --threads must be 1 or more.")
         host, port = split_address(settings.ADDRESS)
         server = Granian(
             "config.granian_worker:application",
@@ -52,7 +60,7 @@ class Command(BaseCommand):
             port=port,
             interface="wsgi",
             workers=workers,
-            blocking_threads=1,
+            blocking_threads=threads,
             websockets=False,
             log_level="warning",
             workers_kill_timeout=5,  # a worker not stopped 5 s after Ctrl-C is ended
