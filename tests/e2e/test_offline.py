@@ -47,12 +47,17 @@ class Network:
         monkeypatch.setattr(BaseHandler, "get_response", get_response)
 
     def set_offline(self, offline: bool) -> None:
-        self.cut = offline
-        self.context.set_offline(offline)
+        # The page hears "offline" once no way is left, and "online" once every
+        # way is open again: the queue sends at once on "online", and a send
+        # the route still aborted would wait for the next try (4 s).
         if offline:
+            self.cut = True
             self.context.route("**/*", lambda route: route.abort("internetdisconnected"))
+            self.context.set_offline(True)
         else:
+            self.cut = False
             self.context.unroute("**/*")
+            self.context.set_offline(False)
 
 
 @pytest.fixture
@@ -124,6 +129,10 @@ def test_bids_saved_offline_survive_a_reload_and_are_sent_once(app, network, sho
     expect(in_play.locator(".big-bids li")).to_have_text(["Bob bid 5", "Ann bid 4"])
     expect(page.locator("#in-tricks_1")).to_be_visible()
     expect(page.locator("#in-bids_0")).to_be_hidden()
+    # Nothing of the bidding is left to tap: no "Save bids", no "Already played?".
+    expect(page.locator('#entry-form [data-write="bids"]')).to_be_hidden()
+    expect(page.locator("#entry-form details.more > summary")).to_be_hidden()
+    expect(page.locator('#entry-form [data-write="hand"]')).to_be_visible()
     assert Match.objects.get(pk=match_id).pending_bidding is None
 
     # A reload without a connection: the sheet as last seen, and the entry still waiting.
@@ -306,7 +315,9 @@ def test_a_stale_csrf_token_on_replay_is_renewed_not_reported(app, network, cont
     context.add_cookies([{"name": "csrftoken", "value": "A" * 32, "domain": host, "path": "/"}])
     statuses = []
     page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/hands/") else None)
-    network.set_offline(False)
+    # Until the saving answer has been seen here (the sheet may show it first), the list is not complete.
+    with page.expect_response(lambda r: r.url.endswith("/hands/") and r.ok):
+        network.set_offline(False)
     expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Hand 1 saved.")
     assert statuses == [403, 200]
     expect(page.locator(".offline-refused")).to_have_count(0)
