@@ -416,3 +416,32 @@ def test_over_plain_http_the_queue_works_from_the_page(club, screenshot_dir, siz
     assert app.hand_count(match.pk) == 1
     assert audit_count(match.pk, "hand recorded") == 1
     assert audit_count(match.pk, "bids saved") == 1
+
+
+def test_over_plain_http_a_page_left_while_sending_does_not_hold_up_the_next(club):
+    """Without Web Locks (plain http) a page takes a lease in localStorage
+    while it tries to send. A page left in the middle of a try (reloaded)
+    gives the lease back: the next page sends at once, not after the lease
+    has run out."""
+    app, network = club
+    page = app.page
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    match = app.make_match("spades", NAMES2, {"target": 500}, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.locator("#entry-form")).to_be_visible()
+    # A try that never ends (the phone's storage slow to answer) is under way as the page is reloaded.
+    page.evaluate("() => { window.SkOffline.all = () => new Promise(() => {}); window.SkOffline.flush(); }")
+    assert page.evaluate("() => localStorage.getItem('sk-offline-lease')") is not None
+    page.reload()
+    expect(page.locator("#entry-form")).to_be_visible()
+
+    network.set_offline(True)
+    app.step_to("bids_0", 4)
+    app.step_to("bids_1", 5)
+    app.press("Save bids")
+    expect(page.locator("#offline-queue")).to_contain_text(WAITING)
+    network.set_offline(False)
+    # Within the usual 10 s, well inside the 20 s a lease left behind would hold everything up.
+    expect(page.locator("#offline-sent")).to_contain_text("Sent from this phone: Bids saved.")
+    assert Match.objects.get(pk=match.pk).pending_bidding == {"bids": [4, 5]}
