@@ -101,25 +101,48 @@ def test_a_refused_replay_offers_to_fix_this_hand_first(app, network):  # noqa: 
 
 
 def test_the_queue_reads_no_words_of_the_page(app, network):  # noqa: F811
-    """Every button and legend reworded (another language, a new wording):
-    what the queue keeps, its hand number and its basis are the same."""
+    """The scripts' contract: the Save buttons, the hand's heading and every
+    legend reworded before the connection goes (a new wording, another
+    language; numbers that are not the hand's), the bids and then the tricks
+    saved without a connection reach the server once, as hand 1, with the
+    numbers chosen. The queue's own words come from the page's texts for
+    scripts and its numbers from what the form declares."""
     page = app.page
     match_id = open_sheet(app)
     page.evaluate(
         """() => {
-            document.querySelectorAll('#entry-form button, #entry-form legend, #entry-form summary')
-                .forEach(n => { n.textContent = 'Zzz 99'; });
+            const reword = (selector, words) =>
+                document.querySelectorAll(selector).forEach(n => { n.textContent = words; });
+            reword('#entry-form [data-write="bids"]', 'Save hand 7');
+            reword('#entry-form [data-write="hand"]', 'Send deal 9');
+            reword('#entry .next-hand h2', 'Deal 5');
+            reword('#entry .next-hand p', 'Round 3 of 4');
+            reword('#entry-form legend, #entry-form summary', 'Zzz 99');
         }"""
     )
+    expect(page.locator("#entry .next-hand h2")).to_have_text("Deal 5")
     network.set_offline(True)
     app.step_to("bids_0", 4)
     app.step_to("bids_1", 5)
-    app.tap(page.locator('#entry-form [data-write="bids"]').first)
-    expect(page.locator("#offline-queue")).to_contain_text("Bids for hand 1: Bob bid 5 · Ann bid 4")
+    app.press("Save hand 7")  # the bids' button
+    queue = page.locator("#offline-queue li")
+    expect(queue).to_have_text(["Bids for hand 1: Bob bid 5 · Ann bid 4"])
+    expect(page.locator("#entry .offline-in-play h3")).to_have_text(
+        "Hand 1 in play — the bids are kept on this phone, not yet sent"
+    )
     app.step_to("tricks_1", 6)
-    app.tap(page.locator('#entry-form [data-write="hand"]').first)
-    expect(page.locator("#offline-queue li")).to_have_count(2)
+    expect(app.chosen("tricks_0")).to_have_value("7")
+    app.press("Send deal 9")  # the hand's button
+    expect(queue).to_have_text(
+        ["Bids for hand 1: Bob bid 5 · Ann bid 4", "Hand 1: Bob bid 5 · Ann bid 4 · Bob took 6 · Ann took 7"]
+    )
+    assert app.hand_count(match_id) == 0
+
     network.set_offline(False)
     expect(page.locator("#offline-queue")).to_have_count(0)
     app.expect_totals({"Ann": 43, "Bob": 51})
-    assert app.hand_count(match_id) == 1
+    expect(page.locator("#entry .next-hand h2")).to_have_text("Hand 2")  # the server's form, in its own words
+    page.wait_for_timeout(1500)  # a second send, had one gone out, would be in by now
+    hand = app.match(match_id).hands.get()
+    assert (hand.number, hand.entry) == (1, {"bids": [4, 5], "tricks": [7, 6]})
+    assert audit_count(match_id, "bids saved") == 1 and audit_count(match_id, "hand recorded") == 1

@@ -40,15 +40,26 @@
   };
 
   var sending = false;
+  // No Web Locks (plain http): a short lease in localStorage keeps two tabs
+  // from sending at once. It names the page holding it, which gives it back
+  // when it is left: a page left in the middle of a try (a reload) never
+  // settles that try, and would hold up the next page for the whole lease.
+  var LEASE = "sk-offline-lease", me = Q.randomKey();
+  var lease = function () {
+    try { return JSON.parse(localStorage.getItem(LEASE) || "{}") || {}; } catch (e) { return {}; }
+  };
+  var giveBack = function () {
+    try { if (lease().by === me) localStorage.removeItem(LEASE); } catch (e) { /* no storage: no lease */ }
+  };
+  window.addEventListener("pagehide", giveBack);
   var withLock = function (run) {
     if (navigator.locks) {
       return navigator.locks.request("sk-offline-queue", { ifAvailable: true }, function (lock) { return lock ? run() : null; });
     }
-    // No Web Locks (plain http): a short lease in localStorage keeps two tabs from sending at once.
-    var now = Date.now(), lease = Number(localStorage.getItem("sk-offline-lease") || 0);
-    if (lease > now) return Promise.resolve();
-    localStorage.setItem("sk-offline-lease", String(now + 20000));
-    return Promise.resolve(run()).finally(function () { localStorage.removeItem("sk-offline-lease"); });
+    var now = Date.now(), held = lease();
+    if (held.by && held.by !== me && held.until > now) return Promise.resolve();
+    try { localStorage.setItem(LEASE, JSON.stringify({ by: me, until: now + 20000 })); } catch (e) { /* no storage: send all the same */ }
+    return Promise.resolve(run()).finally(giveBack);
   };
 
   Q.flush = function () {
