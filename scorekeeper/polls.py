@@ -57,6 +57,8 @@ from django.utils.cache import patch_vary_headers, quote_etag
 from django.utils.connection import ConnectionProxy
 from django.utils.http import parse_etags
 
+from .numbers import plain_int
+
 # Its own cache (settings.CACHES["polls"]): two small entries per table.
 poll_cache = ConnectionProxy(caches, "polls")
 TIMEOUT = 10 * 60  # s
@@ -99,7 +101,7 @@ def sheet_tag(version: int, clock: str | None, language: str) -> str:
 def standings_tag(generation: str, big: bool, language: str) -> str:
     """The standings poll's ETag: the generation shown, for the big screen or
     not, in one language (standings_cache)."""
-    return f"{generation}-{int(big)}-{language}"
+    return f"{generation}-{'1' if big else '0'}-{language}"
 
 
 def not_modified(tag: str, vary) -> HttpResponseNotModified:
@@ -254,10 +256,10 @@ def answer_unchanged_polls(get_response):
         if asked and request.method == "GET" and settings.SESSION_COOKIE_NAME not in request.COOKIES:
             path = request.path_info
             if sheet and (found := sheet.match(path)):
-                tag, vary = cached_sheet_tag(int(found[1]), _language(request)), SHEET_VARY
+                tag, vary = cached_sheet_tag(plain_int(found[1]), _language(request)), SHEET_VARY
             elif standings and (found := standings.match(path)) and request.META.get("HTTP_HX_REQUEST") == "true":
                 big = request.GET.get("big") == "1"
-                tag, vary = cached_standings_tag(int(found[1]), big, _language(request)), STANDINGS_VARY
+                tag, vary = cached_standings_tag(plain_int(found[1]), big, _language(request)), STANDINGS_VARY
             else:
                 tag = None
             if tag is not None and _asks_for(asked, tag):

@@ -204,7 +204,7 @@ def test_the_choice_is_checked_and_only_kept_for_seated_rounds(organiser):
     me = Actor.organiser(organiser)
     with pytest.raises(ServiceError) as refused:
         services.create_tournament(name="X", game="ohhell", format="seated", rounds=1, oh_hell_points="most", actor=me)
-    assert refused.value.code == "oh_hell_points"
+    assert refused.value.field == "oh_hell_points"
     swiss = services.create_tournament(
         name="S", game="spades", format="swiss", rounds=1, oh_hell_points="total_score", actor=me
     )

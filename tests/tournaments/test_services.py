@@ -178,7 +178,7 @@ def test_create_tournament_refuses_with_a_plain_message(organiser, kwargs, code,
     kwargs = {"name": "Cup", **kwargs}
     with pytest.raises(ServiceError) as error:
         services.create_tournament(actor=actor_of(organiser), **kwargs)
-    assert error.value.code == code
+    assert error.value.field == code
     assert words.lower() in error.value.message.lower()
     assert not Tournament.objects.exists()
 
