@@ -32,7 +32,7 @@ LAYOUT = """() => {
     // (The history's Edit links: test_bugs.py::test_edit_links_are_44px_tap_targets.)
     const targets = document.querySelectorAll(
         '#entry button, #entry select, #entry input:not([type=radio]):not([type=checkbox]):not([type=hidden]),' +
-        ' #entry summary, #entry .segmented label span, #entry .chip > span, #entry label.check, .menu summary');
+        ' #entry summary, #entry .segmented label > span, #entry .chip > span, #entry label.check, .menu summary');
     for (const el of targets) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;  // not shown
