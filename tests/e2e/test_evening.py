@@ -221,7 +221,7 @@ def test_a_whole_club_evening(app, new_context, live_server, monkeypatch):
             for seat in range(len(mid.names)):
                 mid.a.step_to(f"bids_{seat}", 0 if seat != 1 else 1, verify=False)
             mid.a.press("Save bids")
-            expect(mid.a.page.locator("#entry")).to_contain_text("Hand 2 in play")
+            expect(mid.a.page.locator("#entry")).to_contain_text("Save hand 2")  # bids head the tricks
         assert round_status(oh_hell.pk, number) == "playing"  # Oh Hell tables are ended by the clock
         desk = org.page
         desk.goto(f"/tournaments/{oh_hell.pk}/")
