@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from ..i18n import plays_deals
 from ..models import AuditEvent
 from .selectors import ScoreSheet
-from .services import describe_bidding
 from .wording import label_words
+from .write_checks import describe_bidding
 
 Action = AuditEvent.Action
 

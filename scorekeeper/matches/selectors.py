@@ -103,8 +103,10 @@ class ScoreSheet:
 
     @cached_property
     def table(self) -> Table | None:
-        """The tournament table this match is played at, if any: a query,
-        made only by the parts of the sheet that show it."""
+        """The tournament table this match is played at, if any: read with
+        the match (``SHEET_RELATED``), else a query."""
+        if Match.table.is_cached(self.match):
+            return getattr(self.match, "table", None)  # None cached: not a tournament table
         return Table.objects.select_related("round__tournament").filter(match_id=self.match.pk).first()
 
     @property
@@ -224,26 +226,34 @@ class ScoreSheet:
         return text
 
 
-# What a sheet reads of each hand, in this order (``Held.hands``).
-HAND_COLUMNS = (
-    "number", "entry", "confirmation", "entry_key", "entered_by_link_id", "entered_by_user_id", "client_key"
-)
+class HandRow(NamedTuple):
+    """What a sheet (and a write under the lock) reads of each hand."""
+
+    number: int
+    entry: dict
+    confirmation: str
+    entry_key: str
+    entered_by_link_id: int | None
+    entered_by_user_id: int | None
+    client_key: str
+
+
 SHEET_RELATED = "table__round__tournament"  # the sheet shows its table, round and clock: read with the match
 
 
 @dataclass
 class Held:
     """A match as a write leaves it, for its answer without reading again:
-    the match row (its table along), its hands as ``HAND_COLUMNS`` rows
+    the match row (its table along), its hands (``HandRow``)
     and, once worked out, the engine's result and hints (``scored``)."""
 
     match: Match
-    hands: list[tuple]
+    hands: list[HandRow]
     scored: tuple[dict, dict] | None = None
 
     @property
     def entries(self) -> list[dict]:
-        return [hand[1] for hand in self.hands]
+        return [hand.entry for hand in self.hands]
 
     def explained(self) -> list[int]:
         """The hands (0-based) whose why-lines the sheet shows: those
@@ -251,7 +261,7 @@ class Held:
         if not self.match.confirm_hands:
             return []
         waiting = (Hand.Confirmation.PENDING, Hand.Confirmation.DISPUTED)
-        return [k for k, hand in enumerate(self.hands) if hand[2] in waiting]
+        return [k for k, hand in enumerate(self.hands) if hand.confirmation in waiting]
 
 
 def read_held(match_id: int, *, lock: bool = False) -> Held:
@@ -260,7 +270,8 @@ def read_held(match_id: int, *, lock: bool = False) -> Held:
     matches = Match.objects.select_related(SHEET_RELATED)
     # PostgreSQL locks only the match's row (the table is an outer join); SQLite's write lock covers it.
     match = (matches.select_for_update(of=("self",)) if lock else matches).get(pk=match_id)
-    hands = list(Hand.objects.filter(match=match).order_by("number").values_list(*HAND_COLUMNS))
+    rows = Hand.objects.filter(match=match).order_by("number").values_list(*HandRow._fields)
+    hands = [HandRow(*row) for row in rows]
     return Held(match, hands)
 
 
@@ -273,13 +284,12 @@ def sheet_of(held: Held) -> ScoreSheet:
     """The sheet of what ``held`` holds, scored once (by the write that
     made it, or here): no query."""
     match = held.match
-    sheet = _work_out(match, [(hand[0], hand[1]) for hand in held.hands], held.scored, held.explained())
-    for row, (_number, _entry, state, key, link_id, user_id, _client_key) in zip(sheet.rows, held.hands, strict=True):
-        row.confirmation = state
-        row.locked = state == Hand.Confirmation.CONFIRMED or match.accepted_at is not None
-        row.entered_by_link_id, row.entered_by_user_id = link_id, user_id
-        sheet.entry_keys[row.number] = key
-    sheet.__dict__["table"] = getattr(match, "table", None)  # read along with the match
+    sheet = _work_out(match, [(hand.number, hand.entry) for hand in held.hands], held.scored, held.explained())
+    for row, hand in zip(sheet.rows, held.hands, strict=True):
+        row.confirmation = hand.confirmation
+        row.locked = hand.confirmation == Hand.Confirmation.CONFIRMED or match.accepted_at is not None
+        row.entered_by_link_id, row.entered_by_user_id = hand.entered_by_link_id, hand.entered_by_user_id
+        sheet.entry_keys[row.number] = hand.entry_key
     return sheet
 
 

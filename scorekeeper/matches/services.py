@@ -19,28 +19,35 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import wraps
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from ..access.confirming import may_check
-from ..access.permissions import closed_message
 from ..audit import SYSTEM, Actor, record
 from ..backups import copies
 from ..errors import ServiceError
-from ..i18n import hand_words, listed, shown, shown_message, shown_spec
+from ..i18n import hand_words, listed, shown, shown_message
 from ..models import AuditEvent, Hand, Match, Seat, Table, name_key
 from ..players.services import clean_player_name, get_or_create_player
 from ..scoring import GAMES, InvalidHand, get_game, score_match, score_with_hints
 from ..tournaments import rounds
 from . import confirmation
-from .confirmation import has_sides
-from .selectors import Held, last_bidding_change, read_held
-from .wording import label_words
+from .selectors import HandRow, Held, read_held
+from .write_checks import (
+    no_such_hand,
+    nothing_to_undo,
+    only_checks_message,
+    own_entry_message,
+    require_bidding_in_force,
+    require_link_may_write,
+    require_next_hand,
+    require_not_abandoned,
+    require_open,
+    require_version,
+)
 
 Action = AuditEvent.Action
 # What _apply_result (and clearing the bids) changes on a match.
@@ -174,13 +181,13 @@ def save_bidding(
     played. ``bidding_in_force``: the bids the page showed (None: none)."""
     held = _lock(match_id)
     match = held.match
-    _require_link_may_write(match, actor)
-    _require_open(match)
-    _require_next_hand(match, number)
+    require_link_may_write(match, actor)
+    require_open(match)
+    require_next_hand(match, number)
     if match.pending_bidding == bidding:
         return held  # already in force (a double tap): nothing to write
-    _require_bidding_in_force(match, bidding_in_force)
-    _work_out(held, bidding=bidding, check=True)
+    require_bidding_in_force(match, bidding_in_force)
+    _score_held(held, bidding=bidding, check=True)
     before = match.pending_bidding
     match.pending_bidding = bidding
     _save(match, ["pending_bidding"])
@@ -192,12 +199,12 @@ def save_bidding(
 def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, actor: Actor = SYSTEM) -> Held:
     held = _lock(match_id)
     match = held.match
-    _require_link_may_write(match, actor)
-    _require_open(match)
-    _require_next_hand(match, number)
+    require_link_may_write(match, actor)
+    require_open(match)
+    require_next_hand(match, number)
     if match.pending_bidding is None:
         return held  # already cleared
-    _require_bidding_in_force(match, bidding_in_force)
+    require_bidding_in_force(match, bidding_in_force)
     before = match.pending_bidding
     match.pending_bidding = None
     _save(match, ["pending_bidding"])
@@ -222,17 +229,17 @@ def record_hand(
     the bids since the page was drawn, nothing is written."""
     held = _lock(match_id)
     match = held.match
-    saved_before = next((hand for hand in held.hands if hand[-1] == client_key), None)
+    saved_before = next((hand for hand in held.hands if hand.client_key == client_key), None)
     if saved_before is not None:
-        return HandSaved(match, saved_before[0], created=False, held=held)
-    _require_link_may_write(match, actor)
-    _require_open(match)
-    _require_next_hand(match, number)
-    _require_bidding_in_force(match, bidding_in_force)
+        return HandSaved(match, saved_before.number, created=False, held=held)
+    require_link_may_write(match, actor)
+    require_open(match)
+    require_next_hand(match, number)
+    require_bidding_in_force(match, bidding_in_force)
     state = confirmation.first_state(match)
     held.hands.append(_row(number, entry, state, client_key, actor, client_key=client_key))
     match.pending_bidding = None
-    result = _work_out(held)
+    result = _score_held(held)
     Hand.objects.create(
         match=match,
         number=number,
@@ -271,9 +278,9 @@ def edit_hand(
     other side's check again."""
     held = _lock(match_id)
     match, entries = held.match, held.entries
-    _require_link_may_write(match, actor, after_the_end=True)
-    _require_not_abandoned(match)
-    _require_version(match, version)
+    require_link_may_write(match, actor, after_the_end=True)
+    require_not_abandoned(match)
+    require_version(match, version)
     if not 1 <= number <= len(entries):
         raise ServiceError(no_such_hand(match, number), code="not_found")
     lock = confirmation.guard_correction(match, number, actor)
@@ -285,9 +292,9 @@ def edit_hand(
     entry_key = uuid.uuid4().hex
     after = confirmation.state_after_edit(lock)
     old = held.hands[number - 1]
-    state = after.get("confirmation", old[2])
-    held.hands[number - 1] = _row(number, entry, state, entry_key, actor, client_key=old[-1])
-    result = _work_out(held)
+    state = after.get("confirmation", old.confirmation)
+    held.hands[number - 1] = _row(number, entry, state, entry_key, actor, client_key=old.client_key)
+    result = _score_held(held)
     Hand.objects.filter(match=match, number=number).update(
         entry=entry,
         updated_at=timezone.now(),
@@ -338,8 +345,8 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
     made for the hand now put back."""
     held = _lock(match_id)
     match, entries = held.match, held.entries
-    _require_not_abandoned(match)
-    _require_version(match, version)
+    require_not_abandoned(match)
+    require_version(match, version)
     if number != len(entries) + 1:
         noun = shown(get_game(match.game).spec.hand_noun)
         raise ServiceError(
@@ -347,7 +354,7 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
             _("Only the next %(h)s, %(h)s %(n)d, can be put back.") % {"h": noun, "n": len(entries) + 1},
             code="conflict",
         )
-    _require_open(match)
+    require_open(match)
     result = _score(match.engine_input([*entries, entry]))
     key = f"restored-{uuid.uuid4().hex}"
     Hand.objects.create(match=match, number=number, entry=entry, client_key=key, entry_key=key, **_entered_by(actor))
@@ -363,15 +370,15 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
 def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Held:
     held = _lock(match_id)
     match, entries = held.match, held.entries
-    _require_link_may_write(match, actor)
-    _require_not_abandoned(match)
-    _require_version(match, version)
+    require_link_may_write(match, actor)
+    require_not_abandoned(match)
+    require_version(match, version)
     if not entries:
         raise ServiceError(nothing_to_undo(match))
     lock = confirmation.guard_correction(match, len(entries), actor)
     held.hands.pop()
     match.pending_bidding = None  # bids made for the hand after the undone one
-    result = _work_out(held)
+    result = _score_held(held)
     Hand.objects.filter(match=match, number=len(entries)).delete()
     _apply_result(match, result)
     _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)])
@@ -413,9 +420,9 @@ def check_hand(
     earlier = Hand.objects.filter(match=match, check_key=client_key).only("number", "confirmation").first()
     if earlier is not None:
         return HandChecked(match, earlier.number, earlier.confirmation, created=False)
-    _require_link_may_write(match, actor, after_the_end=True)
-    _require_not_abandoned(match)
-    _require_version(match, version)
+    require_link_may_write(match, actor, after_the_end=True)
+    require_not_abandoned(match)
+    require_version(match, version)
     hand = Hand.objects.filter(match=match, number=number).first()
     if hand is None:
         raise ServiceError(no_such_hand(match, number), code="not_found")
@@ -449,7 +456,7 @@ def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
         return match  # already accepted (a double tap): nothing to write
     if not confirmation.by_organiser(actor):
         raise ServiceError(_("Only the match's organisers can accept it as it is."), code="forbidden")
-    _require_version(match, version)
+    require_version(match, version)
     if match.status != Match.Status.FINISHED:
         raise ServiceError(_("Only a finished match can be accepted as it is."), code="closed")
     if match.unconfirmed_hands == 0:
@@ -504,7 +511,7 @@ def _lock(match_id: int) -> Held:
     return read_held(match_id, lock=True)
 
 
-def _work_out(held: Held, *, bidding: dict | None = None, check: bool = False) -> dict:
+def _score_held(held: Held, *, bidding: dict | None = None, check: bool = False) -> dict:
     """Score what ``held`` now holds, once for the whole request (the
     answer is drawn from it): the engine's result, kept in ``held``. With
     ``check``: ``bidding`` must be a legal start of the next hand. A rule
@@ -522,11 +529,11 @@ def _work_out(held: Held, *, bidding: dict | None = None, check: bool = False) -
     return held.scored[0]
 
 
-def _row(number: int, entry: dict, state: str, entry_key: str, actor: Actor, *, client_key: str) -> tuple:
-    """A hand as ``HAND_COLUMNS`` reads it, for the answer without reading it back."""
+def _row(number: int, entry: dict, state: str, entry_key: str, actor: Actor, *, client_key: str) -> HandRow:
+    """A hand as the sheet reads it, for the answer without reading it back."""
     by = _entered_by(actor)
     link, user = by["entered_by_link"], by["entered_by_user"]
-    return (number, entry, state, entry_key, link.pk if link else None, user.pk if user else None, client_key)
+    return HandRow(number, entry, state, entry_key, link.pk if link else None, user.pk if user else None, client_key)
 
 
 def _score(engine_input: dict) -> dict:
@@ -545,154 +552,6 @@ def _settle(match: Match, actor: Actor) -> list[str]:
     """Once a match over counts its links close; the fields to save. Its
     round may then complete (``completes_rounds``)."""
     return confirmation.settle(match)
-
-
-def _require_link_may_write(match: Match, actor: Actor, *, after_the_end: bool = False) -> None:
-    """A device's link writes nothing once the match counts or was ended;
-    while a match over waits for the other side's checks, only those (and
-    the correction of a hand marked as wrong: ``after_the_end``)."""
-    if actor.link is None:
-        return
-    if match.links_closed_at is not None:
-        raise ServiceError(closed_message(match), code="locked")
-    if match.status == Match.Status.FINISHED and not after_the_end:
-        raise ServiceError(only_checks_message(match), code="locked")
-
-
-def nothing_to_undo(match: Match) -> str:
-    return _("There is no %(h)s to undo.") % hand_words(match.game)
-
-
-def no_such_hand(match: Match, number: int) -> str:
-    # Translators: %(h)s is the game's word for a hand ("hand"; Sixty-Six: "deal").
-    return _("There is no %(h)s %(n)d in this match.") % {**hand_words(match.game), "n": number}
-
-
-def own_entry_message(match: Match, number: int) -> str:
-    """Why the screen that entered a hand may not confirm it (the check page says the same)."""
-    words = {**hand_words(match.game), "n": number}
-    if has_sides(match):
-        return (
-            _(
-                "This screen entered %(h)s %(n)d, so it cannot also confirm it. "
-                "A player of the other side checks it on their own phone, or on the phone that entered it."
-            )
-            % words
-        )
-    return (
-        _(
-            "This screen entered %(h)s %(n)d, so it cannot also confirm it. "
-            "Another player checks it on their own phone, or on the phone that entered it."
-        )
-        % words
-    )
-
-
-def only_checks_message(match: Match) -> str:
-    if has_sides(match):
-        return _(
-            "This match is over: what is left for the table is the other side's check of its %(hs)s "
-            "(and correcting a %(h)s marked as wrong). Nothing was changed."
-        ) % hand_words(match.game)
-    return _(
-        "This match is over: what is left for the table is another player's check of its %(hs)s "
-        "(and correcting a %(h)s marked as wrong). Nothing was changed."
-    ) % hand_words(match.game)
-
-
-def _require_open(match: Match) -> None:
-    if match.status == Match.Status.FINISHED:
-        # Translators: %(hs)s is the game's word for hands ("hands"; Sixty-Six: "deals").
-        raise ServiceError(
-            _("This match is over: no more %(hs)s can be added.") % hand_words(match.game), code="closed"
-        )
-    _require_not_abandoned(match)
-
-
-def _require_not_abandoned(match: Match) -> None:
-    if match.status == Match.Status.ABANDONED:
-        raise ServiceError(_("This match was abandoned; reopen it to change it."), code="closed")
-
-
-def _require_next_hand(match: Match, number: int) -> None:
-    if number != match.hands_played + 1:
-        noun = shown(get_game(match.game).spec.hand_noun)
-        raise ServiceError(
-            # Translators: %(H)s and %(h)s are the game's word for a hand: "Hand"/"hand" (or "Deal"/"deal").
-            _("%(H)s %(n)d was already saved from another device. Check the sheet below before entering more.")
-            % {"H": noun.capitalize(), "n": number}
-            if number <= match.hands_played
-            else _("This page is ahead of the match: %(h)s %(n)d is next. Check the sheet below.")
-            % {"h": noun, "n": match.hands_played + 1},
-            code="conflict",
-        )
-
-
-def _require_bidding_in_force(match: Match, shown: dict | None) -> None:
-    """The bids the page showed must still be the ones in force."""
-    if match.pending_bidding == shown:
-        return
-    spec = shown_spec(get_game(match.game).spec)
-    change = last_bidding_change(match.pk)
-    who, when = _who(change), _when(change)
-    if match.pending_bidding is None:
-        # Translators: %(noun)s is "bids" (or "contract" in Draw Bridge); %(when)s "a moment ago", "5 minutes ago".
-        message = _("%(who)s cleared the %(noun)s %(when)s.") % {"who": who, "noun": spec.bidding_noun, "when": when}
-    else:
-        message = _("%(who)s saved the %(noun)s %(bids)s %(when)s.") % {
-            "who": who,
-            "noun": spec.bidding_noun,
-            "bids": describe_bidding(spec, match.player_names, match.pending_bidding),
-            "when": when,
-        }
-    raise ServiceError(
-        # Translators: %(message)s says who changed the bids; the rest asks to check them.
-        _("%(message)s Nothing was changed: check them below, then enter again.") % {"message": message},
-        code="bids_changed",
-    )
-
-
-def _who(change: AuditEvent | None) -> str:
-    if change is None:
-        return _("Another device")
-    if change.link is not None:
-        return _("The phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
-    if change.user is not None:
-        return change.user.get_username()
-    return _("Another device")
-
-
-def _when(change: AuditEvent | None) -> str:
-    if change is None or timezone.now() - change.at < timedelta(minutes=1):
-        return _("a moment ago")
-    return _("%(time)s ago") % {"time": timesince(change.at)}
-
-
-def describe_bidding(spec, names: list[str], bidding: dict) -> str:
-    """A bidding in words, from the game's spec: "Ann Nil, Bob 5";
-    "Bob 4 ♠ spades doubled"; "Passed out"."""
-    words = []
-    for spec_field in spec.bidding_fields:
-        value = bidding.get(spec_field.name)
-        labels = dict(spec_field.choices)
-        if spec_field.per_player and isinstance(value, list):
-            words.append(listed(f"{name} {labels.get(v, v)}" for name, v in zip(names, value, strict=False)))
-        elif spec_field.kind == "player" and isinstance(value, int) and 0 <= value < len(names):
-            words.append(names[value])
-        elif spec_field.kind == "bool":
-            if value is True:
-                words.append(spec_field.label)
-        elif value is not None:
-            words.append(str(labels.get(value, value)))
-    return " ".join(words)
-
-
-def _require_version(match: Match, version: int) -> None:
-    if version != match.version:
-        raise ServiceError(
-            _("Someone else changed this match while you were editing. Nothing was saved; here is the current sheet."),
-            code="conflict",
-        )
 
 
 def _apply_result(match: Match, result: dict) -> None:

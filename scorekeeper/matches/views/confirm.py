@@ -25,6 +25,7 @@ from ..confirmation import UNCONFIRMED
 from ..forms import BadBasis, read_basis
 from ..render import answer, bad_basis, saved
 from ..selectors import score_sheet
+from ..write_checks import own_entry_message
 
 VERDICTS = {"correct": True, "wrong": False}
 
@@ -50,7 +51,7 @@ def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) ->
         "card": card_for(sheet, number, same_phone=same_phone) if checkable else None,
         "row": row,
         "own_entry": not checkable and may_be_checked(sheet) and row.confirmation in UNCONFIRMED,
-        "own_entry_message": services.own_entry_message(match, number),
+        "own_entry_message": own_entry_message(match, number),
     }
     return render(request, "matches/check_hand.html", context)
 

@@ -23,6 +23,7 @@ from ..confirmation import CHECK_ACTIONS, DISPUTED, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
 from ..render import bad_basis, choices, entry_values, go_to, refusal_in_words
 from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
+from ..write_checks import nothing_to_undo, only_checks_message
 from .sheet import bid_totals, tricks_count
 
 
@@ -36,7 +37,7 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
         return refuse(request, locked_message(match, number))
     viewer = Viewer.of(actor, match)
     if not viewer.can_score and sheet.rows[number - 1].confirmation != DISPUTED:  # the match is over: checks only
-        return refuse(request, services.only_checks_message(match))
+        return refuse(request, only_checks_message(match))
     if request.method == "GET":
         return _edit_page(request, sheet, number, entry_values(sheet.rows[number - 1].entry))
     try:
@@ -121,13 +122,13 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
         if request.method == "POST" and request.htmx:
-            return refusal_in_words(services.nothing_to_undo(match), Refusal.CONFLICT.status)
-        messages.info(request, services.nothing_to_undo(match))
+            return refusal_in_words(nothing_to_undo(match), Refusal.CONFLICT.status)
+        messages.info(request, nothing_to_undo(match))
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
         return refuse(request, locked_message(match, len(sheet.rows)))
     if not Viewer.of(actor, match).can_score:  # the match is over: checks only
-        return refuse(request, services.only_checks_message(match))
+        return refuse(request, only_checks_message(match))
     if request.method == "GET":
         return render(request, "matches/undo_hand.html", {"sheet": sheet, "row": sheet.rows[-1]})
     try:
