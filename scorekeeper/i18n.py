@@ -28,7 +28,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext
 
 from .scoring import GameSpec, game_specs, get_game
-from .scoring.base import Text, translate
+from .scoring.base import Text, side_name, translate
 
 
 def shown(value: Any) -> Any:
@@ -161,3 +161,15 @@ def hands_count(spec: GameSpec, n: int) -> str:
     if plays_deals(spec):
         return ngettext("%(n)d deal", "%(n)d deals", n) % {"n": n}
     return ngettext("%(n)d hand", "%(n)d hands", n) % {"n": n}
+
+
+def side_names(spec: GameSpec, names: list[str]) -> list[str]:
+    """Each side of partners by its players, in the reader's language
+    ("Ann & Cat"); no sides: an empty list (RULES.md 1.5)."""
+    return [shown(side_name(names, side)) for side in spec.sides]
+
+
+def scorer_names(spec: GameSpec, names: list[str]) -> list[str]:
+    """Whoever the points and totals are of, in their order: each side of
+    partners where the game has sides, else each player."""
+    return side_names(spec, names) if spec.has_sides else list(names)

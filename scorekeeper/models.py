@@ -12,7 +12,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .i18n import shown
+from .i18n import scorer_names, shown
 from .scoring import GAMES
 
 NAME_MAX_LENGTH = 40
@@ -130,6 +130,17 @@ class Match(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.IN_PROGRESS
+
+    @property
+    def score_lines(self) -> list[tuple[str, int | None, bool]]:
+        """(name, total, won) of each player, or of each side of partners
+        where the game has sides ("Ann & Cat"), in the totals' order."""
+        game = GAMES.get(self.game)
+        names = scorer_names(game.spec, self.player_names) if game else self.player_names
+        totals = list(self.totals or [])
+        return [
+            (name, totals[i] if i < len(totals) else None, i in (self.winners or [])) for i, name in enumerate(names)
+        ]
 
     def engine_input(self, entries: list[dict]) -> dict:
         """The dict scorekeeper.scoring.score_match takes (RULES.md 1.1)."""

@@ -33,6 +33,8 @@ DEFAULT_NAMES = {
     "drawbridge": ["Ann", "Bob"],
     "sixtysix": ["Ann", "Bob"],
     "ohhell": ["Ann", "Bob", "Cat", "Dan"],
+    "partnership_spades": ["Ann", "Bob", "Cat", "Dan"],  # Ann & Cat against Bob & Dan
+    "courtpiece": ["Ann", "Bob", "Cat", "Dan"],
 }
 
 

@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from ..i18n import scorer_names
 from ..models import Entrant, Hand, Match, Player, Round, Seat, Table, Tournament
-from ..scoring import score_match
+from ..scoring import get_game, score_match
 from ..tournaments.exports import csv_safe
 
 SCHEMA = "scorekeeper-backup"
@@ -163,11 +164,11 @@ def export_tournament(tournament: Tournament) -> dict:
 
 
 def sheet_csv_rows(match: Match) -> list[list]:
-    """One match's score sheet: a row per hand with each player's points
-    and running total, then the totals."""
+    """One match's score sheet: a row per hand with each player's (or
+    side's) points and running total, then the totals."""
     entries = list(match.hands.order_by("number").values_list("entry", flat=True))
     result = score_match(match.engine_input(entries))
-    names = [csv_safe(n) for n in match.player_names]
+    names = [csv_safe(n) for n in scorer_names(get_game(match.game).spec, match.player_names)]
     rows = [
         [
             pgettext("CSV column", "hand"),

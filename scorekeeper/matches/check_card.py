@@ -1,4 +1,4 @@
-"""What the other side reads to check a saved hand: each player's points
+"""What the other side reads to check a saved hand: each player's (or side's) points
 and why (the engine's why-lines, worked out with the sheet) and the totals
 after it. Read from the sheet already worked out: no query of its own."""
 
@@ -46,7 +46,7 @@ def card_for(sheet: ScoreSheet, number: int, *, same_phone: bool = False) -> Che
         why = []
     lines = [
         CheckLine(name, row.points[seat], why[seat] if seat < len(why) else "", row.totals[seat])
-        for seat, name in enumerate(sheet.names)
+        for seat, (name, _short) in enumerate(sheet.scorers)
     ]
     return CheckCard(number, row.confirmation, lines, sheet.match.version, same_phone)
 

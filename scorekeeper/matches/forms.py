@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..i18n import side_names
 from ..numbers import plain_int, typed
 from ..scoring import Field, GameSpec, Option
 
@@ -39,8 +40,12 @@ def input_name(spec_field: Field, seat: int | None = None) -> str:
 
 
 def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...] = ("bidding", "play")) -> Parsed:
-    """Parse the fields of the given phases into a hand (or bidding) dict."""
+    """Parse the fields of the given phases into a hand (or bidding) dict.
+    A per-side field is named like a per-player one, by side number
+    ("tricks_0"); an optional per-player field left blank for every
+    player is left out of the hand (Partnership Spades' Nil tricks)."""
     parsed = Parsed()
+    teams = side_names(spec, players)
     for spec_field in (f for f in spec.hand_fields if f.phase in phases):
         if spec_field.when is not None:
             other, allowed = spec_field.when
@@ -62,6 +67,22 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
                 )
                 for seat, name in enumerate(players)
             ]
+            if not spec_field.required and all(v is None for v in parsed.values[spec_field.name]):
+                del parsed.values[spec_field.name]
+            continue
+        if spec_field.per_side:
+            parsed.values[spec_field.name] = [
+                _parse_value(
+                    spec_field,
+                    data.get(input_name(spec_field, side)),
+                    lambda team=team, spec_field=spec_field: (
+                        _("%(name)s's %(field)s") % {"name": team, "field": spec_field.label.lower()}
+                    ),
+                    parsed,
+                    input_name(spec_field, side),
+                )
+                for side, team in enumerate(teams)
+            ]
             continue
         value = _parse_value(spec_field, data.get(spec_field.name), spec_field.label, parsed, spec_field.name)
         if value is None or (spec_field.omit_if_false and value is False):
@@ -79,7 +100,7 @@ def _parse_value(spec_field: Field, raw: Any, what: Any, parsed: Parsed, name: s
     (only called for an error: a saved hand builds no message)."""
     raw = typed(raw)
     if raw == "":
-        if spec_field.required and not spec_field.omit_if_false and spec_field.per_player:
+        if spec_field.required and not spec_field.omit_if_false and (spec_field.per_player or spec_field.per_side):
             # Translators: %(what)s is a player's field: "Fill in Ann's bid."
             parsed.errors[name] = _("Fill in %(what)s.") % {"what": _words(what)}
         elif spec_field.required and not spec_field.omit_if_false:
@@ -91,7 +112,7 @@ def _parse_value(spec_field: Field, raw: Any, what: Any, parsed: Parsed, name: s
     for value, _label in spec_field.choices:
         if raw == str(value):
             return value
-    if spec_field.kind in ("int", "player"):
+    if spec_field.kind in ("int", "player", "side"):
         number = plain_int(raw)
         if number is None:
             parsed.errors[name] = _("%(what)s: enter a whole number.") % {"what": _words(what)}

@@ -234,7 +234,11 @@ def _context(
 
 def choices(sheet: ScoreSheet) -> dict:
     """The small choice lists the entry partials of any game may use."""
-    return {"seat_choices": list(enumerate(sheet.names)), "yes_no": [("yes", _("Yes")), ("no", _("No"))]}
+    return {
+        "seat_choices": list(enumerate(sheet.names)),
+        "side_choices": list(enumerate(sheet.side_names)),  # a game with partnerships (RULES.md 1.5)
+        "yes_no": [("yes", _("Yes")), ("no", _("No"))],
+    }
 
 
 def entry_values(entry: dict | None) -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
-from ..i18n import hands_count, listed, shown_message, shown_spec
+from ..i18n import hands_count, listed, shown_message, shown_spec, side_names
 from ..models import AuditEvent, Hand, Match, Table
 from ..polls import round_clock, sheet_tag
 from ..scoring import GameSpec, InvalidHand, get_game, score_match, score_with_hints
@@ -102,6 +102,28 @@ class ScoreSheet:
         return list(zip(self.names, shown, strict=True))
 
     @cached_property
+    def side_names(self) -> list[str]:
+        """Each side of partners by its players ("Ann & Cat"); empty without sides."""
+        return side_names(self.spec, self.names)
+
+    @property
+    def side_numbers(self) -> list[int]:
+        return list(range(len(self.spec.sides)))
+
+    @cached_property
+    def scorers(self) -> list[tuple[str, str]]:
+        """(name, as shown) of whoever the totals are of, in their order:
+        each side of partners where the game has sides (RULES.md 1.5),
+        else each player (``column_heads``)."""
+        if self.spec.has_sides:
+            return [(name, name) for name in self.side_names]
+        return self.column_heads
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.scorers[i][0] for i in self.winners]
+
+    @cached_property
     def table(self) -> Table | None:
         """The tournament table this match is played at, if any: read with
         the match (``SHEET_RELATED``), else a query."""
@@ -182,18 +204,18 @@ class ScoreSheet:
 
     @property
     def total_lines(self) -> list[tuple[tuple[str, str], int, str, str]]:
-        """The totals box, a line per player: ((name, as shown), total, its classes:
+        """The totals box, a line per player (or side): ((name, as shown), total, its classes:
         "leader" and/or "winner", what else to show: "bags 3" in Spades)."""
         leaders, winners = set(self.leaders), set(self.winners)
         bags = self.rows[-1].details.get("bags") if self.rows else None
         return [
             (
-                self.column_heads[seat],
+                head,
                 self.totals[seat],
                 " ".join(c for c, on in (("leader", seat in leaders), ("winner", seat in winners)) if on),
                 _("bags %(n)s") % {"n": bags[seat]} if bags else "",
             )
-            for seat, name in enumerate(self.names)
+            for seat, head in enumerate(self.scorers)
         ]
 
     @property
@@ -207,14 +229,15 @@ class ScoreSheet:
         if not totals:
             return None
         target = self.target if isinstance(self.target, int) else None
-        return running_totals(self.names, totals, target, rtl=get_language_bidi())
+        names = [name for name, _short in self.scorers]
+        return running_totals(names, totals, target, rtl=get_language_bidi())
 
     @property
     def chart_description(self) -> str:
         """The chart in words, for screen readers."""
         finals = listed(
             _("%(name)s %(total)s") % {"name": name, "total": total}
-            for name, total in zip(self.names, self.totals, strict=True)
+            for (name, _short), total in zip(self.scorers, self.totals, strict=True)
         )
         # Translators: %(hands)s is "1 hand", "5 deals"... (counted in the game's own word).
         text = _("Running totals, %(hands)s. Final: %(finals)s.") % {
@@ -306,7 +329,8 @@ def _work_out(
         # and let an edit of the bad hand fix the match.
         broken, hints = error, {}
         if error.hand_index is None:  # players or options: nothing can be scored
-            result = {"hands": [], "totals": [0] * len(names), "finished": False, "winners": []}
+            count = len(get_game(match.game).spec.sides) or len(names)
+            result = {"hands": [], "totals": [0] * count, "finished": False, "winners": []}
         else:
             result = score_match(match.engine_input(entries[: error.hand_index]))
         result["next_hand"] = None
@@ -319,7 +343,8 @@ def _work_out(
             row.why = scored_hand.get("why")
             rows.append(row)
         else:
-            rows.append(HistoryRow(number, entry, [None] * len(names), [None] * len(names), {}))
+            count = len(result["totals"])
+            rows.append(HistoryRow(number, entry, [None] * count, [None] * count, {}))
     # A tournament table ended at the time limit is over with its current totals.
     ended_early = match.status == Match.Status.FINISHED and not result["finished"] and broken is None
     if ended_early:

@@ -108,14 +108,14 @@ def start_match(
         raise ServiceError(same)
     options = options or {}
     # The engine checks the player count and every option, in plain words.
-    _score({"game": game, "players": names, "options": options, "hands": []})
+    started = _score({"game": game, "players": names, "options": options, "hands": []})
     with transaction.atomic():
         players = [get_or_create_player(n) for n in names]
         match = Match.objects.create(
             game=game,
             options=options,
             player_names=[p.name for p in players],
-            totals=[0] * len(players),
+            totals=started["totals"],  # a zero per player, or per side
             owner=actor.user,
             previous=previous,
             confirm_hands=confirm_hands,

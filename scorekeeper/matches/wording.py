@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
-from ..i18n import bids_a_contract, listed, plays_deals
+from ..i18n import bids_a_contract, listed, plays_deals, side_names
 from ..models import AuditEvent
 from ..numbers import plain_int
 from ..scoring import Field, GameSpec
@@ -45,7 +45,11 @@ def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
                 players_at = len(pieces)
             per_player.append(spec_field)
             continue
-        words = _value_words(spec_field, value, names)
+        if spec_field.per_side and isinstance(value, list):
+            teams = side_names(spec, names)
+            pieces += [f"{team} {_said(spec_field, v)}" for team, v in zip(teams, value, strict=False)]
+            continue
+        words = _value_words(spec_field, value, side_names(spec, names) if spec_field.kind == "side" else names)
         if not words:
             continue
         if spec_field.phase == "bidding":
@@ -54,7 +58,12 @@ def entry_words(spec: GameSpec, names: list[str], entry: Any) -> str:
             pieces.append(words)
     if per_player:
         seats = [
-            f"{name} " + listed(_said(f, entry[f.name][seat]) for f in per_player if seat < len(entry[f.name]))
+            f"{name} "
+            + listed(
+                _said(f, entry[f.name][seat])
+                for f in per_player
+                if seat < len(entry[f.name]) and entry[f.name][seat] is not None  # a Nil bidder's tricks only
+            )
             for seat, name in enumerate(names)
         ]
         pieces[players_at:players_at] = seats
@@ -250,7 +259,8 @@ def _value_words(spec_field: Field, value: Any, names: list[str]) -> str:
         if spec_field.phase == "bidding" or spec_field.omit_if_false:
             return spec_field.label if value is True else ""
         return _("%(option)s: %(value)s") % {"option": spec_field.label, "value": yes_no(value is True)}
-    if spec_field.kind == "player" and isinstance(value, int) and 0 <= value < len(names):
+    # A player (or a side) by name: ``names`` are then the sides' names.
+    if spec_field.kind in ("player", "side") and isinstance(value, int) and 0 <= value < len(names):
         return spec_field.says.format(names[value]) if spec_field.says else names[value]
     if value is None:
         return ""

@@ -12,7 +12,7 @@ from django.db.models import Count, Max, Q, Sum
 
 from ..i18n import game_name, shown
 from ..models import Hand, Match, Player, Seat
-from ..scoring import GAMES
+from ..scoring import GAMES, get_game
 from ..stats import Played, PlayerStats, player_stats
 from ..stats.ratings import Rating, Result, leaderboard, rate
 from . import figures
@@ -61,7 +61,7 @@ class PlayerPage:
         for match in self.recent:
             seat = self.seat_of[match.pk]
             if match.status == Match.Status.FINISHED:
-                rows.append((match, seat, seat in match.winners))
+                rows.append((match, seat, get_game(match.game).spec.scorer_of(seat) in match.winners))
         return list(reversed(rows))
 
 
@@ -154,8 +154,9 @@ def finished_results(game: str) -> list[Result]:
         match__game=game, match__status=Match.Status.FINISHED, match__copy_of__isnull=True
     ).values_list("match_id", "position", "player_id"):
         seats[match_id][position] = player_id
+    sides = GAMES[game].spec.sides
     return [
-        Result(tuple(seats[pk][i] for i in range(len(seats[pk]))), tuple(totals), tuple(winners))
+        Result(tuple(seats[pk][i] for i in range(len(seats[pk]))), tuple(totals), tuple(winners), sides)
         for pk, totals, winners in matches
         if seats[pk]
     ]

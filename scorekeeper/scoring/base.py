@@ -351,6 +351,14 @@ class GameSpec:
         without, every player for themselves, by another player."""
         return bool(self.sides)
 
+    def scorer_of(self, seat: int) -> int:
+        """Where the player in ``seat`` is in points, totals and winners:
+        their side where the game has sides (a side's result counts for
+        both partners), else their own seat."""
+        if not self.sides:
+            return seat
+        return next(i for i, side in enumerate(self.sides) if seat in side)
+
     @property
     def bidding_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.hand_fields if f.phase == "bidding")

@@ -97,7 +97,14 @@ SPEC = GameSpec(
             required=False,
             choices=SUITS,
         ),
-        Field("winner", "side", _("Won the deal"), _("The side that took seven tricks first.")),
+        Field(
+            "winner",
+            "side",
+            _("Won the deal"),
+            _("The side that took seven tricks first."),
+            # Translators: a Court Piece deal in the history of changes: "Ann & Cat won the deal"; {} is the side.
+            says=_("{} won the deal"),
+        ),
         Field(
             "court",
             "choice",

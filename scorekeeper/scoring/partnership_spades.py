@@ -428,6 +428,8 @@ class PartnershipSpades(Game):
             "dealer": k % 4,
             "bidding_order": [(k + 1 + i) % 4 for i in range(4)],
             "blind_nil_allowed": self._blind_nil_allowed(state),
+            # the players offered Blind Nil: partners share their side's right
+            "blind_nil_seats": [i for i in range(4) if self._blind_nil_allowed(state)[i % 2]],
             # who needs a Nil tricks entry after play, from the bids given so far
             "nil_bidders": [i for i, bid in enumerate(bids) if bid == BLIND_NIL or (is_int(bid) and bid == 0)],
         }

@@ -5,31 +5,25 @@ from __future__ import annotations
 from .base import Game, GameSpec
 
 
-def _load() -> tuple[dict[str, Game], dict[str, Game]]:
+def _load() -> dict[str, Game]:
     from . import courtpiece, drawbridge, ohhell, partnership_spades, sixtysix, spades
 
-    def by_id(modules):
-        return {m.GAME.spec.id: m.GAME for m in modules}
-
-    return by_id((spades, drawbridge, sixtysix, ohhell)), by_id((partnership_spades, courtpiece))
+    modules = (spades, drawbridge, sixtysix, ohhell, partnership_spades, courtpiece)
+    return {m.GAME.spec.id: m.GAME for m in modules}
 
 
-# GAMES: the games the app offers (its menus, and its checks of a new match,
-# tournament or backup, read GAMES and game_specs()).
-# Temporary, until the app supports partnerships (issue 27): the engine
-# scores _NOT_IN_THE_APP_YET too (score_match, check_bidding, the command
-# line), but the app does not list them. Then they join GAMES, and this goes.
-GAMES, _NOT_IN_THE_APP_YET = _load()
+# The games the engine scores and the app offers, in RULES.md's (and the menus') order.
+GAMES = _load()
 
 
 def get_game(game_id: str) -> Game:
-    """Any game the engine scores (KeyError for an unknown id)."""
-    return GAMES[game_id] if game_id in GAMES else _NOT_IN_THE_APP_YET[game_id]
+    """A game by its id (KeyError for an unknown one)."""
+    return GAMES[game_id]
 
 
 def game_ids() -> list[str]:
-    """The id of every game the engine scores, in RULES.md's order."""
-    return [*GAMES, *_NOT_IN_THE_APP_YET]
+    """The id of every game, in RULES.md's order."""
+    return list(GAMES)
 
 
 def game_specs() -> list[GameSpec]:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..scoring import InvalidHand, score_match
+from ..scoring import InvalidHand, get_game, score_match
 from ..scoring.drawbridge import BOOK, PASSED_OUT
 from ..scoring.sixtysix import CLOSED, PLAYED_OUT
 from ..scoring.spades import BAG_LIMIT, BAG_PENALTY, BLIND_NIL
@@ -179,6 +179,8 @@ def player_stats(key: str, matches: list[Played], scored: dict[int, dict] | None
             continue
         seat = played.seat_keys.index(key)
         game = played.match["game"]
+        spec = get_game(game).spec
+        own = spec.scorer_of(seat)  # a side's result counts for both partners
         stats = games.setdefault(game, GameStats(game))
         stats.played += 1
         result = (scored or {}).get(played.id)
@@ -188,13 +190,13 @@ def player_stats(key: str, matches: list[Played], scored: dict[int, dict] | None
             except InvalidHand:  # a stored hand the rules no longer accept: no hand figures
                 result = None
         if result is not None:
-            _hands(stats, played.match, result, seat)
+            _hands(stats, played.match, result, seat, own)
         if not played.finished:
             continue
         stats.finished += 1
-        stats.final_scores.append(played.totals[seat])
-        stats.final_places.append(places(played.totals)[seat])
-        if seat in played.winners:
+        stats.final_scores.append(played.totals[own])
+        stats.final_places.append(places(played.totals)[own])
+        if own in played.winners:
             stats.won += 1
             stats.shared_wins += len(played.winners) > 1
             runs[game] += 1
@@ -202,11 +204,11 @@ def player_stats(key: str, matches: list[Played], scored: dict[int, dict] | None
         else:
             runs[game] = 0
         for other, other_key in enumerate(played.seat_keys):
-            if other == seat:
+            if spec.scorer_of(other) == own:  # themselves, or their partner
                 continue
             v = versus.setdefault(other_key, Versus(other_key))
             v.played += 1
-            mine, theirs = played.totals[seat], played.totals[other]
+            mine, theirs = played.totals[own], played.totals[spec.scorer_of(other)]
             if mine > theirs:
                 v.won += 1
             elif mine < theirs:
@@ -216,10 +218,10 @@ def player_stats(key: str, matches: list[Played], scored: dict[int, dict] | None
     return PlayerStats(key, games, versus)
 
 
-def _hands(stats: GameStats, match: dict, result: dict, seat: int) -> None:
+def _hands(stats: GameStats, match: dict, result: dict, seat: int, own: int) -> None:
     before = None
     for hand, row in zip(match["hands"], result["hands"], strict=False):
-        points = row["points"][seat]
+        points = row["points"][own]
         stats.hands += 1
         stats.points += points
         stats.best_hand = points if stats.best_hand is None else max(stats.best_hand, points)

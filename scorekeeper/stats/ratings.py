@@ -32,6 +32,9 @@ class Result:
     seat_keys: tuple
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    # A game with partnerships: the seats of each side, rated as a team of
+    # two (``totals`` and ``winners`` are then per side). Empty: each player alone.
+    sides: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,10 @@ class Rating:
 
 def ranks(result: Result) -> list[float]:
     """1 is best; equal figures are a shared place."""
-    if len(result.seat_keys) == 2:
+    if len(result.seat_keys) == 2 or result.sides:
         if not result.winners or len(result.winners) == 2:
             return [1, 1]
-        return [1 if seat in result.winners else 2 for seat in range(2)]
+        return [1 if unit in result.winners else 2 for unit in range(2)]
     return places(result.totals)
 
 
@@ -62,11 +65,14 @@ def rate(results: list[Result]) -> dict[object, Rating]:
     current: dict[object, object] = {}
     played: dict[object, int] = {}
     for result in results:
-        teams = [[current.get(key) or model.rating(name=str(key))] for key in result.seat_keys]
+        units = result.sides or tuple((seat,) for seat in range(len(result.seat_keys)))
+        keys = [[result.seat_keys[seat] for seat in unit] for unit in units]
+        teams = [[current.get(key) or model.rating(name=str(key)) for key in team] for team in keys]
         rated = model.rate(teams, ranks=ranks(result))
-        for key, (rating,) in zip(result.seat_keys, rated, strict=True):
-            current[key] = rating
-            played[key] = played.get(key, 0) + 1
+        for team, ratings in zip(keys, rated, strict=True):
+            for key, rating in zip(team, ratings, strict=True):
+                current[key] = rating
+                played[key] = played.get(key, 0) + 1
     return {key: Rating(key, r.mu, r.sigma, played[key]) for key, r in current.items()}
 
 

@@ -254,7 +254,9 @@ def chips(
 
 
 @register.simple_tag
-def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=False, note="", heads=None, bids=None):
+def seat_chips(
+    spec, field, seats, names, choices, values, errors, fill_last=False, note="", heads=None, bids=None, wide_for=None
+):
     """{% seat_chips sheet.spec "bids" hints.bidding_order sheet.names choices values errors %}:
     one group of chips per player, in ``seats`` order, named "bids_<seat>",
     together in a "chip-table" (with many players, a column each: app.css).
@@ -262,8 +264,11 @@ def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=Fal
     (and another, once that one is chosen by hand: each carries the note);
     ``heads``: (name, short name) of each seat (ScoreSheet.column_heads);
     ``bids``: the bids in force, by seat, shown at the head of each
-    player's column of tricks (app.css shows them there only)."""
+    player's column of tricks (app.css shows them there only);
+    ``wide_for``: where given, only these seats are offered the choices
+    that are not numbers (Blind Nil, where the options allow it)."""
     values, errors, parts = values or {}, errors or {}, _chip_parts(choices)
+    numbers_only = [part for part, (value, _text) in zip(parts, choices, strict=True) if isinstance(value, int)]
     shorts = [short for _name, short in heads] if heads else names
     bid_field = hand_field(spec, "bids") if bids else None
     spec_field = hand_field(spec, field)
@@ -275,8 +280,9 @@ def seat_chips(spec, field, seats, names, choices, values, errors, fill_last=Fal
         label = _("%(name)s (%(field)s)") % {"name": names[seat], "field": spec_field.label.lower()}
         says = f"{names[seat]} {spec_field.says}" if spec_field.says else ""
         current, error, noted = values.get(name), errors.get(name), note if fill_last else ""
+        offered = parts if wide_for in (None, "") or seat in wide_for else numbers_only
         group = chips(
-            name, names[seat], choices, current, error, auto, parts, noted, says=says, label=label, short=shorts[seat]
+            name, names[seat], choices, current, error, auto, offered, noted, says=says, label=label, short=shorts[seat]
         )
         if bid_field is not None and seat < len(bids):
             bid = shown(dict(bid_field.choices).get(bids[seat], bids[seat]))
@@ -322,6 +328,8 @@ def needed_fields(spec, players, phases="bidding play"):
             continue
         if spec_field.per_player:
             names += [f"{spec_field.name}_{seat}" for seat in range(int(players))]
+        elif spec_field.per_side:
+            names += [f"{spec_field.name}_{side}" for side in range(len(spec.sides))]
         else:
             names.append(spec_field.name)
     return " ".join(names)

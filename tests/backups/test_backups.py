@@ -32,7 +32,15 @@ def every_game(make_match):
     ohhell = make_match("ohhell", hands=[{"bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}])
     gone = make_match("spades", names=["Eve", "Fay"], hands=[spades_hand([3, 4], [5, 8])])
     Match.objects.filter(pk=gone.pk).update(status=Match.Status.ABANDONED)
-    return [spades, in_play, bridge, sixty, ohhell, gone]
+    # The games with partnerships (RULES.md 7.8 P7, 8.8 C5 and C4): totals and winners per side.
+    four = ["Gus", "Hal", "Ivy", "Jo"]
+    p7 = [{"bids": [3, 3, 3, 3], "tricks": t} for t in ([7, 6], [6, 7], [5, 8])]
+    p7[1]["bids"] = [2, 2, 2, 2]
+    partners = make_match("partnership_spades", names=four, options={"target": 100}, hands=p7)
+    court = make_match("courtpiece", names=four, hands=[{"winner": w} for w in (1, 1, 0, 0, 0, 0, 0, 0, 0, 1)])
+    bid(court, {"trumps": "H"})
+    bavney = make_match("courtpiece", names=four, hands=[{"winner": 1, "court": "all13", "trumps": "S"}])
+    return [spades, in_play, bridge, sixty, ohhell, gone, partners, court, bavney]
 
 
 def sheet_facts(match_id):
@@ -66,7 +74,11 @@ def test_round_trip_of_every_game_and_a_tournament(make_match, organiser):
     before_standings = [
         (r.rank, r.name, r.match_points, r.tiebreaks, r.games_played) for r in tournament_selectors.standings(t).rows
     ]
-    before_ratings = {Player.objects.get(pk=k).name: (r.mu, r.sigma) for k, r in game_ratings("spades").items()}
+    before_ratings = {
+        (game, Player.objects.get(pk=k).name): (r.mu, r.sigma)
+        for game in ("spades", "partnership_spades", "courtpiece")
+        for k, r in game_ratings(game).items()
+    }
     backup = json.dumps(export_everything())
 
     empty_the_database()
@@ -79,7 +91,12 @@ def test_round_trip_of_every_game_and_a_tournament(make_match, organiser):
     assert [
         (r.rank, r.name, r.match_points, r.tiebreaks, r.games_played) for r in tournament_selectors.standings(t2).rows
     ] == before_standings
-    after_ratings = {Player.objects.get(pk=k).name: (r.mu, r.sigma) for k, r in game_ratings("spades").items()}
+    after_ratings = {
+        (game, Player.objects.get(pk=k).name): (r.mu, r.sigma)
+        for game in ("spades", "partnership_spades", "courtpiece")
+        for k, r in game_ratings(game).items()
+    }
+    assert {game for game, _name in after_ratings} == {"spades", "partnership_spades", "courtpiece"}
     assert after_ratings.keys() == before_ratings.keys()
     for name, (mu, sigma) in before_ratings.items():
         assert after_ratings[name] == (pytest.approx(mu), pytest.approx(sigma))

@@ -524,7 +524,7 @@ def test_preview_hand_reports_a_bad_match_like_score_match(match):
 
 
 def test_every_game_is_registered():
-    assert set(GAMES) == set(ALL_GAMES)
+    assert set(GAMES) == {*ALL_GAMES, "partnership_spades", "courtpiece"}
     assert [spec.id for spec in game_specs()] == list(GAMES)
 
 

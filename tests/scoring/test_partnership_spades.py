@@ -438,6 +438,7 @@ def test_hints():
         "dealer": 1,
         "bidding_order": [2, 3, 0, 1],
         "blind_nil_allowed": [False, True],
+        "blind_nil_seats": [1, 3],  # Bob and Dan, the side 131 behind
         "nil_bidders": [],
     }
     assert entry_hints(spades(P1), {"bids": [None, 0, "blind_nil", 3]})["nil_bidders"] == [1, 2]

@@ -53,8 +53,6 @@ def _parse_int(data, name: str, errors: dict, label: str) -> int | None:
     return number
 
 
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_tournament(request: HttpRequest) -> HttpResponse:
