@@ -151,7 +151,8 @@ def _parse_option(option: Option, raw: Any, parsed: Parsed, name: str) -> Any:
         return raw is not None and str(raw).lower() in TRUE_WORDS
     raw = typed(raw)
     if raw == "":
-        return option.default
+        # Left empty: "none" where the option may be off (Court Piece's target), else the usual value.
+        return None if option.nullable else option.default
     if option.kind == "int":
         number = plain_int(raw)
         if number is None:

@@ -9,7 +9,8 @@ import math
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 380, 240
-LEFT, RIGHT, TOP, BOTTOM = 40, 84, 12, 26  # room for the scale and the names at the line ends
+LEFT, RIGHT, TOP, BOTTOM = 40, 84, 12, 26  # room for the scale and (at least) the names at the line ends
+CHAR_WIDTH = 8  # a letter of a name at a line's end (app.css .chart-name: 13 px, bold), a little generously
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,11 @@ def running_totals(
     step = nice_step(high - low)
     low = step * math.floor(low / step)
     high = step * math.ceil(high / step)
-    left, right = (RIGHT, width - LEFT) if rtl else (LEFT, width - RIGHT)
+    # The names at the line ends need room: a side's two names ("Ann & Cat 165") more than one.
+    finals = totals_by_hand[-1] if totals_by_hand else [0] * len(names)
+    longest = max((len(f"{name} {total}") for name, total in zip(names, finals, strict=False)), default=0)
+    room = min(max(RIGHT, CHAR_WIDTH * longest + 10), width // 2)
+    left, right = (room, width - LEFT) if rtl else (LEFT, width - room)
     top, bottom = TOP, height - BOTTOM
 
     def x(k: int) -> float:

@@ -220,3 +220,47 @@ def test_the_history_of_changes_the_csv_and_the_match_list_speak_of_sides(web, o
     assert "Bob &amp; Dan won the deal · Kot: the first seven tricks" in web.get(url("history", court)).content.decode()
     home = web.get("/").content.decode()
     assert re.search(r"Bob &amp; Dan <b>1</b>", home) and re.search(r"Ann &amp; Cat <b>151</b>", home)
+
+
+def test_the_new_match_page_seats_partners_opposite(web):
+    page = web.get("/matches/new/?game=courtpiece").content.decode()
+    assert "partners sit opposite, seats 1 and 3 against seats 2 and 4" in page
+    labels = [
+        " ".join(re.sub(r"<[^>]+>", " ", label).split())
+        for label in re.findall(r"<label for=\"seat_\d\">(.*?)</label>", page, re.S)
+    ]
+    assert labels == [
+        "Seat 1 (partner of seat 3)",
+        "Seat 2 (partner of seat 4)",
+        "Seat 3 (partner of seat 1)",
+        "Seat 4 (partner of seat 2)",
+    ]
+    answer = web.post(
+        "/matches/new/", {"game": "courtpiece", "seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cat", "seat_3": "Dan"}
+    )
+    match = Match.objects.get()
+    assert answer.status_code == 302 and match.player_names == ["Ann", "Bob", "Cat", "Dan"]
+    assert totals_names(page_of(web, match)) == ["Ann & Cat", "Bob & Dan"]
+
+
+def test_the_preview_names_the_sides(web, owned):
+    match = owned("partnership_spades", hands=[], options={})
+    send(web, match, "save_bids", bids(3, 4, 2, 4))
+    preview = web.post(url("preview", match), {**basis(page_of(web, match)), **bids(3, 4, 2, 4), **side_tricks(6, 7)})
+    text = preview.content.decode()
+    assert re.search(
+        r'<b class="who">Ann &amp; Cat</b> <b class="pts">\+51</b> <span class="why">Ann &amp; Cat bid 5, took 6', text
+    )
+    assert re.search(r'<b class="who">Bob &amp; Dan</b> <b class="pts">-80</b>', text)
+
+
+def test_an_option_that_may_be_off_is_off_when_left_empty(web):
+    """Court Piece's target "Empty: no target"; Partnership Spades' losing score is off by default."""
+    page = web.get("/matches/new/?game=partnership_spades").content.decode()
+    assert re.search(r'name="opt_losing_score"[^>]*value=""', page)
+    seats = {"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cat", "seat_3": "Dan"}
+    web.post("/matches/new/", {"game": "courtpiece", **seats, "opt_target": "", "opt_deals": "3"})
+    web.post("/matches/new/", {"game": "partnership_spades", **seats, "opt_losing_score": ""})
+    court, spades = Match.objects.order_by("pk")
+    assert (court.options["target"], court.options["deals"]) == (None, 3)
+    assert spades.options["losing_score"] is None

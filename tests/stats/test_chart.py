@@ -37,3 +37,19 @@ def test_close_totals_keep_their_names_apart():
 
 def test_nice_steps():
     assert [nice_step(s) for s in (6, 60, 600, 7, 1300)] == [1, 10, 100, 2, 500]
+
+
+def test_a_sides_names_at_the_line_ends_fit_inside_the_chart():
+    """Two partners' names ("Ann & Cat 165") take more room than one name: the plot gives it up."""
+    from scorekeeper.stats.chart import CHAR_WIDTH
+
+    names = ["Annabel & Catherine", "Bob & Dan"]
+    for rtl in (False, True):
+        chart = running_totals(names, [[43, 165]], rtl=rtl)
+        room = CHAR_WIDTH * len("Annabel & Catherine 43")
+        if rtl:
+            assert chart.label_x - room >= 0
+        else:
+            assert chart.label_x + room <= chart.width
+    short = running_totals(["Ann", "Bob"], [[1, 0]])
+    assert short.plot_right == short.width - 84  # a short name keeps the usual plot

@@ -51,6 +51,8 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 "number": i + 1,
                 "value": data.get(f"seat_{i}", ""),
                 "optional": i >= spec.min_players,
+                # A game with partnerships: who sits opposite, the partner (RULES.md 1.5).
+                "partner": next((p + 1 for side in spec.sides if i in side for p in side if p != i), None),
             }
             for i in range(spec.max_players)
         ],

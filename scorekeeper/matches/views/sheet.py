@@ -219,8 +219,8 @@ def bid_totals(hints: dict, partial: dict, names: list[str]) -> dict:
 
 def tricks_count(spec, values: dict, hints: dict) -> dict:
     """ "Tricks entered: 15 of 13", shown next to the tricks of a game where
-    each player takes tricks (``count_tricks``) while they do not add up."""
-    context = {"count_tricks": any(f.name == "tricks" and f.per_player for f in spec.hand_fields)}
+    each player (or side) takes tricks (``count_tricks``) while they do not add up."""
+    context = {"count_tricks": any(f.name == "tricks" and (f.per_player or f.per_side) for f in spec.hand_fields)}
     tricks = values.get("tricks")
     if isinstance(tricks, list) and all(isinstance(t, int) for t in tricks):
         context["tricks_entered"] = sum(tricks)
