@@ -3,7 +3,7 @@ Urdu and Sindhi, for anyone at the table (no login). Its worked example
 carries the numbers of the rules' own worked examples (docs/rules.md,
 worked by hand there: S3; D1, D2, D4, D3; X1, X2, X4, X3, X5; O5), its
 options their defaults; the sheet and the new-match page link to it; the
-games the app does not offer yet have no page."""
+games the app does not know have no page."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 
 LANGS = {"en": "en", "ur": "ur", "sd": "sd"}
 GAMES = ("spades", "drawbridge", "sixtysix", "ohhell")
+PARTNERSHIP_GAMES = ("partnership_spades", "courtpiece")  # their own words and options, no worked example yet
 
 # Each example's points per hand, from docs/rules.md's worked examples.
 POINTS = {
@@ -53,6 +54,20 @@ DEFAULTS = {
     "spades": {"Target score": "500", "Failed Nil tricks count as bags": "off"},
     "drawbridge": {"Target score": "500", "Points per undertrick": "50", "Stock face up": "off"},
     "sixtysix": {"Target score": "7"},
+    "partnership_spades": {
+        "Target score": "500",
+        "A failed Nil's tricks": "Bags: 1 point and 1 bag each",
+        "Blind Nil": "Only when their side is 100 or more behind",
+        "Both partners may bid Nil": "on",
+        "Losing score": "off",
+    },
+    "courtpiece": {
+        "Target in courts": "2",
+        "Number of deals": "off",
+        "Deals in a row for a court": "7",
+        "Courts for a goon kot": "1",
+        "Courts for a bavney": "52",
+    },
     "ohhell": {
         "Hand sizes": "Up: 1, 2, 3 … cards",
         "The hook (dealer's restriction)": "off",
@@ -114,13 +129,13 @@ def test_each_game_has_its_page_in_each_language_with_the_example_worked(game, l
     assert totals[-1] == FINAL[game]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + PARTNERSHIP_GAMES)
 @pytest.mark.parametrize("lang", ["ur", "sd"])
 def test_no_english_is_left_on_the_urdu_and_sindhi_pages(game, lang):
     assert latin_words(page_of(game, lang)) == set()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + PARTNERSHIP_GAMES)
 def test_the_page_lists_every_option_with_its_default(game):
     text = re.sub(r"\s+", " ", words_read(page_of(game)))
     for label, default in DEFAULTS[game].items():
@@ -144,6 +159,14 @@ def test_the_pages_say_how_a_hand_scores_and_how_the_game_ends():
     oh_hell = re.sub(r"\s+", " ", words_read(page_of("ohhell")))
     assert "Bid 2, take 2: 12." in oh_hell
     assert "C and D finish on 74 and share the win." in oh_hell
+    partners = re.sub(r"\s+", " ", words_read(page_of("partnership_spades")))
+    assert "Bid 3 and 2, take 6: 50 + 1 = 51." in partners  # RULES.md P1
+    assert "Bid 4 and 4, take 7: -80." in partners
+    assert "a side at or over the target (500 unless changed) wins" in partners
+    court = re.sub(r"\s+", " ", words_read(page_of("courtpiece")))
+    assert "The side that first takes seven tricks wins the deal" in court
+    assert "If the callers won without a court, the same player deals again" in court
+    assert "The first side to reach the target in courts (2 unless changed) wins." in court
 
 
 def test_the_oh_hell_example_plays_its_last_hand_without_trumps():

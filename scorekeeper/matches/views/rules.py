@@ -109,6 +109,8 @@ def _example(game_id: str) -> dict:
 
 def _default_words(option) -> str:
     """An option's default as the new-match form would show it chosen."""
+    if option.default is None:  # an option that may be off, off unless set (a losing score)
+        return _("off")
     if option.kind == "bool":
         return _("on") if option.default else _("off")
     if option.kind == "choice":
@@ -118,9 +120,6 @@ def _default_words(option) -> str:
 
 @require_GET
 def game_rules(request: HttpRequest, game_id: str) -> HttpResponse:
-    # Only the games the app offers: the engine scores the partnership
-    # games too, but until the app has them (scoring/registry.py) they
-    # have no page.
     if game_id not in GAMES:
         raise Http404("No such game")
     spec = shown_spec(GAMES[game_id].spec)
