@@ -381,10 +381,14 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
-    """A player registered in a tournament. A drop keeps the results."""
+    """A player registered in a tournament, or in a pairs event (a game with
+    partnerships) a fixed pair: ``player`` and ``partner``. The pair is
+    paired, seated and ranked by its ``player`` (the first named), and
+    named by both. A drop keeps the results."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="partner_entries")
     registered_at = models.DateTimeField(auto_now_add=True)
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
 

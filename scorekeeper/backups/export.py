@@ -61,6 +61,7 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
         checks[match_id].append(confirmation)
     entrants = list(Entrant.objects.filter(tournament__in=tournaments).order_by("tournament_id", "registered_at", "pk"))
     player_ids = {p for s in seats.values() for p in s.values()} | {e.player_id for e in entrants}
+    player_ids |= {e.partner_id for e in entrants if e.partner_id is not None}
     for r in rounds:
         player_ids |= set(r.byes) | {p for table in r.proposal for p in table}
     ended_early = {t.match_id for t in tables if t.ended_early_at}
@@ -122,7 +123,9 @@ def export(matches: QuerySet[Match], tournaments: QuerySet[Tournament]) -> dict:
                 "seed_by_rating": t.seed_by_rating,
                 "oh_hell_points": t.oh_hell_points,
                 "entrants": [
-                    {"player": e.player_id, "dropped_after_round": e.dropped_after_round} for e in entrants_of[t.pk]
+                    {"player": e.player_id, "dropped_after_round": e.dropped_after_round}
+                    | ({"partner": e.partner_id} if e.partner_id is not None else {})  # a pairs event
+                    for e in entrants_of[t.pk]
                 ],
                 "rounds": [
                     {

@@ -117,7 +117,7 @@ class FileTournament:
     confirm_hands: bool
     seed_by_rating: bool
     oh_hell_points: str
-    entrants: list[tuple[int, int | None]]  # (file player id, dropped after round)
+    entrants: list[tuple[int, int | None, int | None]]  # (file player id, dropped after round, partner's id)
     rounds: list[FileRound]
     label: str
 
@@ -456,20 +456,28 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
     except InvalidHand as error:
         raise fail(_("%(where)s: %(problem)s") % {"where": where, "problem": shown_message(error)}) from None
 
-    entrants, refs = [], []
+    entrants, refs, partners = [], [], []
+    pairs = GAMES[game].spec.has_sides  # a pairs event: each entrant is a player and a partner
     for k, e in enumerate(_list(t, "entrants", where)):
         e = _object(e, _("%(where)s, entrant %(n)d") % {"where": where, "n": k + 1})
         if type(e.get("player")) is not int or e.get("player") not in backup.players:
             raise fail(_("%(where)s: an entrant is not in the file's players.") % {"where": where})
+        partner = e.get("partner")
+        if pairs and (type(partner) is not int or partner not in backup.players):
+            raise fail(_("%(where)s: a pair's partner is not in the file's players.") % {"where": where})
+        if not pairs and partner is not None:
+            raise fail(_("%(where)s: an entrant has a partner, but this game has no partnerships.") % {"where": where})
         dropped = _optional_int(e.get("dropped_after_round"), where, _("a drop's round"), low=0, high=max(planned, 1))
-        entrants.append((e["player"], dropped))
+        entrants.append((e["player"], dropped, partner))
         refs.append(e["player"])
-    _one_person_each(refs, backup.players, where, _("%(where)s: %(name)s is entered twice."))
+        partners += [partner] if pairs else []
+    _one_person_each(refs + partners, backup.players, where, _("%(where)s: %(name)s is entered twice."))
     entered = {name_key(backup.players[p]) for p in refs}
+    seated_too = entered | {name_key(backup.players[p]) for p in partners}  # who may sit at a table
 
     rounds = []
     for k, r in enumerate(_list(t, "rounds", where)):
-        rounds.append(_round(r, k, where, planned, game, backup, entered, by_ref, at_tables))
+        rounds.append(_round(r, k, where, planned, game, backup, entered, seated_too, by_ref, at_tables))
     if status == Tournament.Status.REGISTRATION and rounds:
         raise fail(_("%(where)s: it is in registration but has rounds.") % {"where": where})
     return FileTournament(
@@ -510,7 +518,7 @@ def _tournament(t: dict, i: int, backup: Backup, by_ref: dict[int, FileMatch], a
     )
 
 
-def _round(r, k, where, planned, game, backup, entered, by_ref, at_tables) -> FileRound:
+def _round(r, k, where, planned, game, backup, entered, seated_too, by_ref, at_tables) -> FileRound:
     r = _object(r, _("%(where)s, round %(n)d") % {"where": where, "n": k + 1})
     number = _int(r.get("number"), where, _("a round's number"), low=1, high=max(planned, 1))
     if number != k + 1:
@@ -541,7 +549,7 @@ def _round(r, k, where, planned, game, backup, entered, by_ref, at_tables) -> Fi
         match = by_ref[ref]
         if match.game != game:
             raise fail(_("%(where)s: a table plays another game.") % {"where": where})
-        if any(name_key(backup.players[p]) not in entered for p in match.players):
+        if any(name_key(backup.players[p]) not in seated_too for p in match.players):
             raise fail(
                 _("%(where)s: %(match)s seats a player who is not entered.") % {"where": where, "match": match.label}
             )

@@ -199,8 +199,13 @@ class _Writer:
             **self.identity(t.uid, t.copy_of),
         )
         Entrant.objects.bulk_create(
-            Entrant(tournament=tournament, player=self.player(p), dropped_after_round=dropped)
-            for p, dropped in t.entrants
+            Entrant(
+                tournament=tournament,
+                player=self.player(p),
+                partner=self.player(partner) if partner is not None else None,
+                dropped_after_round=dropped,
+            )
+            for p, dropped, partner in t.entrants
         )
         for r in t.rounds:
             rnd = Round.objects.create(

@@ -1,7 +1,8 @@
 """Which tournament formats fit which game: games for two are paired
-(round robin, double round robin, Swiss), games for three or more are
-seated at tables. Worked out from each game's player count, so a new game
-needs nothing here."""
+(round robin, double round robin, Swiss), and so are the games with
+partnerships, whose entrants are fixed pairs (a pairs event: two pairs a
+table); other games for three or more are seated at tables. Worked out
+from each game's spec, so a new game needs nothing here."""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ MIN_TABLE, MAX_TABLE = 3, 7
 
 
 def is_two_player(game: str) -> bool:
-    return GAMES[game].spec.max_players == 2
+    """Two entrants a table: two players, or two pairs (``is_pairs``)."""
+    return GAMES[game].spec.max_players == 2 or is_pairs(game)
+
+
+def is_pairs(game: str) -> bool:
+    """An event of a game with partnerships: each entrant is a fixed pair."""
+    return GAMES[game].spec.has_sides
 
 
 def formats_for(game: str) -> tuple[str, ...]:
@@ -31,6 +38,11 @@ def formats_for(game: str) -> tuple[str, ...]:
 
 def format_mismatch_message(game: str) -> str:
     spec = shown_spec(GAMES[game].spec)
+    if is_pairs(game):
+        return _(
+            "%(game)s is played by pairs, two pairs a table: play it as a round robin, a double round robin "
+            "or a Swiss of pairs."
+        ) % {"game": spec.name}
     if is_two_player(game):
         return _(
             "%(game)s is a two-player game: play it as a round robin, a double round robin or a Swiss. "

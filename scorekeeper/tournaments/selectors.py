@@ -13,7 +13,8 @@ from django.utils.translation import gettext_noop
 
 from ..models import AuditEvent, Entrant, Match, Round, Seat, Table, Tournament, name_key
 from ..pairing import oh_hell_standings, two_player_standings
-from .formats import MIN_TABLE, ROUND_ROBIN_FORMATS, TWO_PLAYER_FORMATS
+from ..scoring import GAMES, get_game
+from .formats import MIN_TABLE, ROUND_ROBIN_FORMATS, TWO_PLAYER_FORMATS, is_pairs
 
 # --------------------------------------------------------------- selectors
 
@@ -139,7 +140,13 @@ class TournamentData:
 
     @property
     def two_player(self) -> bool:
+        """Two entrants a table (players, or the pairs of a pairs event)."""
         return self.tournament.format in TWO_PLAYER_FORMATS
+
+    @property
+    def pairs(self) -> bool:
+        """A pairs event: each entrant is a fixed partnership of two players."""
+        return is_pairs(self.tournament.game) if self.tournament.game in GAMES else False
 
 
 def load_tournament(tournament: Tournament) -> TournamentData:
@@ -148,13 +155,15 @@ def load_tournament(tournament: Tournament) -> TournamentData:
     entrant_rows = list(
         Entrant.objects.filter(tournament=tournament)
         .order_by("registered_at", "id")
-        .values_list("id", "player_id", "player__name", "dropped_after_round")
+        .values_list("id", "player_id", "player__name", "dropped_after_round", "partner__name")
     )
+    # A pair (a pairs event) is named by both its players and known by its first's id.
     entrants = [
-        {"id": eid, "player_id": player_id, "name": name, "dropped_after_round": dropped}
-        for eid, player_id, name, dropped in entrant_rows
+        {"id": eid, "player_id": player_id, "name": pair_name(name, partner), "dropped_after_round": dropped}
+        for eid, player_id, name, dropped, partner in entrant_rows
     ]
-    names = {player_id: name for _eid, player_id, name, _dropped in entrant_rows}
+    names = {e["player_id"]: e["name"] for e in entrants}
+    sides = get_game(tournament.game).spec.sides if tournament.game in GAMES else ()
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     round_numbers = {r.pk: r.number for r in rounds}
     seats: dict[int, list[tuple[int, int]]] = {}
@@ -187,6 +196,7 @@ def load_tournament(tournament: Tournament) -> TournamentData:
         table_seats = [
             SeatView(player_id, names.get(player_id, "?"), totals[pos] if pos < len(totals) else 0, pos in winners)
             for pos, player_id in sorted(seats.get(match_id, ()))
+            if pos < len(sides) or not sides  # a pair by its first player's seat: side 0 at seat 0, side 1 at seat 1
         ]
         tables_by_round.setdefault(round_id, []).append(
             TableView(
@@ -206,6 +216,13 @@ def load_tournament(tournament: Tournament) -> TournamentData:
             )
         )
     return TournamentData(tournament, entrants, rounds, tables_by_round, names)
+
+
+def pair_name(name: str, partner: str | None) -> str:
+    """An entrant as the standings name it: a player, or a pair "Ann & Cat"."""
+    if partner is None:
+        return name
+    return _("%(first)s & %(second)s") % {"first": name, "second": partner}
 
 
 def _drops(data: TournamentData) -> list[dict]:

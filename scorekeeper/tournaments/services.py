@@ -33,6 +33,7 @@ from .formats import (
     Format,
     format_mismatch_message,
     formats_for,
+    is_pairs,
 )
 from .links import issue_table_links
 from .rounds import TABLE_NOT_DONE, complete_rounds_locked
@@ -189,6 +190,8 @@ def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registra
         tournament = _lock(tournament_id)
         complete_rounds_locked(tournament)
         _require_can_register(tournament)
+        if is_pairs(tournament.game):
+            return _register_pairs(tournament, names, result, actor)
         wanted: dict[str, str] = {}
         for raw in names:
             try:
@@ -219,6 +222,56 @@ def register_players(*, tournament_id: int, text: Any, actor: Actor) -> Registra
             Entrant.objects.bulk_create(new_entrants)
             _audit(tournament, actor, Action.PLAYERS_REGISTERED, after={"players": result.added})
             _repropose(tournament, actor)
+    return result
+
+
+PAIR_SEPARATOR = re.compile(r"\s*(?:&|\+|/)\s*")  # "Ann & Cat", "Ann + Cat", "Ann / Cat"
+
+
+def _register_pairs(tournament: Tournament, entries: list[str], result: Registration, actor: Actor) -> Registration:
+    """A pairs event: each entry is two names, "Ann & Cat" (a fixed pair,
+    partners opposite at every table). A player is in one pair only."""
+    registered = list(
+        Entrant.objects.filter(tournament=tournament, partner__isnull=False).values_list("player__key", "partner__key")
+    )
+    taken = {key for pair in registered for key in pair}
+    taken_pairs = set(registered) | {(b, a) for a, b in registered}
+    new_entrants, seen, pairs_seen = [], set(), set()
+    for raw in entries:
+        parts = [part for part in PAIR_SEPARATOR.split(raw) if part]
+        if len(parts) != 2:
+            # Translators: an entry of a pairs event that is not two names, then how to write one.
+            result.errors.append(_("%(entry)s: a pair is two names, e.g. “Ann & Cat”.") % {"entry": raw[:80]})
+            continue
+        try:
+            first, second = (clean_player_name(part) for part in parts)
+        except ServiceError as error:
+            result.errors.append(_("%(name)s…: %(problem)s") % {"name": raw[:40], "problem": error.message})
+            continue
+        keys = (name_key(first), name_key(second))
+        pair_words = _("%(first)s & %(second)s") % {"first": first, "second": second}
+        if keys[0] == keys[1]:
+            result.errors.append(_("%(entry)s: a pair is two different players.") % {"entry": pair_words})
+            continue
+        if keys in pairs_seen:
+            result.duplicates.append(pair_words)
+            continue
+        if keys in taken_pairs:
+            result.already.append(pair_words)
+            continue
+        busy = next((name for name, key in zip((first, second), keys, strict=True) if key in seen | taken), None)
+        if busy is not None:
+            result.errors.append(_("%(entry)s: %(name)s is already in a pair.") % {"entry": pair_words, "name": busy})
+            continue
+        pairs_seen.update((keys, keys[::-1]))
+        seen.update(keys)
+        player, partner = get_or_create_player(first), get_or_create_player(second)
+        new_entrants.append(Entrant(tournament=tournament, player=player, partner=partner))
+        result.added.append(_("%(first)s & %(second)s") % {"first": player.name, "second": partner.name})
+    if new_entrants:
+        Entrant.objects.bulk_create(new_entrants)
+        _audit(tournament, actor, Action.PLAYERS_REGISTERED, after={"pairs": result.added})
+        _repropose(tournament, actor)
     return result
 
 
@@ -469,8 +522,17 @@ def publish_round(*, round_id: int, actor: Actor) -> dict[int, list[str]]:
         )
         if dropped:  # cannot happen through the services (a drop re-proposes); refuse rather than guess
             raise ServiceError(_("A player of this round has dropped: start the round again."), code="state")
-        names = dict(Player.objects.filter(pk__in=seated_ids).values_list("pk", "name"))
+        # A pairs event's table is two pairs, each named by its first player:
+        # the pairs sit partners opposite (seats 0 and 2 against 1 and 3, RULES.md 1.5).
+        partners = dict(
+            Entrant.objects.filter(tournament=tournament, player_id__in=seated_ids, partner__isnull=False).values_list(
+                "player_id", "partner_id"
+            )
+        )
+        names = dict(Player.objects.filter(pk__in=[*seated_ids, *partners.values()]).values_list("pk", "name"))
         for number, seats in enumerate(rnd.proposal, start=1):
+            if partners:
+                seats = [*seats, *(partners[pid] for pid in seats)]
             match = start_match(
                 game=tournament.game,
                 player_names=[names[pid] for pid in seats],
