@@ -48,6 +48,14 @@ HAND_POST = {
         X1,
         [1, 0],
     ),
+    # P1: Ann & Cat bid 3 + 2, took 6: 51; Bob & Dan bid 4 + 4, took 7: -80 (RULES.md 7).
+    "partnership_spades": (
+        {"bids_0": "3", "bids_1": "4", "bids_2": "2", "bids_3": "4", "tricks_0": "6", "tricks_1": "7"},
+        {"bids": [3, 4, 2, 4], "tricks": [6, 7]},
+        [51, -80],
+    ),
+    # C2: the callers (Bob & Dan) take the first seven tricks: a kot, 1 court (RULES.md 8).
+    "courtpiece": ({"winner": "1", "court": "first7"}, {"winner": 1, "court": "first7"}, [0, 1]),
 }
 # A hand the engine refuses, and (part of) its message.
 BAD_HAND_POST = {
@@ -61,6 +69,11 @@ BAD_HAND_POST = {
         {"end": "out", "player": "0", "points_0": "70", "points_1": "12", "opponent_took_trick": "no"},
         "Bob took no trick",
     ),
+    "partnership_spades": (
+        {"bids_0": "3", "bids_1": "4", "bids_2": "2", "bids_3": "4", "tricks_0": "6", "tricks_1": "6"},
+        "tricks add up to 12",
+    ),
+    "courtpiece": ({"winner": "2"}, "winner must be 0 (Ann & Cat) or 1 (Bob & Dan), got 2"),
 }
 # What the entry form tells the table about the next hand (RULES.md next_hand, hand 1).
 GUIDANCE = {
@@ -68,5 +81,7 @@ GUIDANCE = {
     "ohhell": ["1 card each", "<b>Ann</b> deals", "<b>Bob</b> bids first and leads"],
     "drawbridge": ["<b>Ann</b> deals and bids first", "Draw half", "<b>Bob</b> leads the first"],
     "sixtysix": ["<b>Ann</b> deals, <b>Bob</b> leads"],
+    "partnership_spades": ["<b>Ann</b> deals. <b>Bob</b> bids first and leads."],
+    "courtpiece": ["<b>Ann</b> deals. <b>Bob</b> calls trumps and leads."],
 }
 ALL_GAMES = list(HAND_POST)

@@ -93,6 +93,8 @@ FIRST = {
     "drawbridge": (D1, [100, 0]),  # D1
     "sixtysix": (X1, [1, 0]),  # X1
     "ohhell": (O1, [10, 11, 10, 10]),  # O1
+    "partnership_spades": ({"bids": [3, 4, 2, 4], "tricks": [6, 7]}, [51, -80]),  # P1
+    "courtpiece": ({"winner": 1, "trumps": "H"}, [0, 0]),  # C1, deal 1
 }
 SECOND = {
     # S1 again: 71 and 41 more (bags 2 and 2, no penalty).
@@ -103,11 +105,17 @@ SECOND = {
     "sixtysix": (X2, [1, 2]),
     # 2 cards: Ann bid 2 took 1 (missed, 0); Bob 0/0: 10; Cat 0/0: 10; Dan 1/1: 11.
     "ohhell": (ohhell_hand([2, 0, 0, 1], [1, 0, 0, 1]), [10, 21, 20, 21]),
+    # P2's first hand after P1: Ann's Nil +100, Cat 5 of 6 taken: 51; Bob & Dan 4 + 3 of 7: 70.
+    "partnership_spades": ({"bids": [0, 4, 5, 3], "tricks": [6, 7], "nil_tricks": [0, None, None, None]}, [202, -10]),
+    # C2 after C1's first deal: Ann deals again, the callers (Bob & Dan) take the first seven: a kot.
+    "courtpiece": ({"winner": 1, "court": "first7"}, [0, 1]),
 }
 BIDDING = {
     "spades": {"bids": [7, 4]},
     "drawbridge": {"declarer": 0, "level": 3, "strain": "NT"},
     "ohhell": {"bids": [0, 1, 0, 0]},
+    "partnership_spades": {"bids": [3, 4, 2, 4]},
+    "courtpiece": {"trumps": "H"},
 }
-ALL_GAMES = ["spades", "drawbridge", "sixtysix", "ohhell"]
-BIDDING_GAMES = ["spades", "drawbridge", "ohhell"]
+ALL_GAMES = ["spades", "drawbridge", "sixtysix", "ohhell", "partnership_spades", "courtpiece"]
+BIDDING_GAMES = ["spades", "drawbridge", "ohhell", "partnership_spades", "courtpiece"]

@@ -39,6 +39,8 @@ FORMS = {
     "spades": {"bids_0": "3", "bids_1": "4"},
     "ohhell": {"bids_0": "0", "bids_1": "1", "bids_2": "0", "bids_3": "0"},
     "drawbridge": {"declarer": "0", "level": "3", "strain": "NT", "double": "none"},
+    "partnership_spades": {"bids_0": "3", "bids_1": "4", "bids_2": "2", "bids_3": "4"},
+    "courtpiece": {"trumps": "H"},
 }
 
 
@@ -110,10 +112,10 @@ def hot_path(client, match: Match, game: str, *, reader: int, access: int, table
         assert client.post(url("undo_hand", match), form, **HX).status_code == 204
 
 
-@pytest.mark.parametrize("game", ["spades", "ohhell", "drawbridge", "sixtysix"])
+@pytest.mark.parametrize("game", ["spades", "ohhell", "drawbridge", "sixtysix", "partnership_spades", "courtpiece"])
 def test_an_organisers_sheet_and_its_writes(web, owned, game):
     # A sheet with hands on it (Oh Hell's form below is hand 1's: one card each).
-    match = owned(game, hands=[] if game == "ohhell" else [HAND_POST[game][1]] * 2)
+    match = owned(game, hands=[] if game in ("ohhell", "courtpiece") else [HAND_POST[game][1]] * 2)
     hot_path(web, match, game, **ORGANISER, table=False)
 
 

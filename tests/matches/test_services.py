@@ -55,6 +55,8 @@ pytestmark = pytest.mark.django_db
 # The same behaviour for every game
 
 
+DEAL_GAMES = ("sixtysix", "courtpiece")  # what the table calls a hand: a deal
+
 # A different hand 1 for each game, and the totals after it and SECOND's hand 2.
 EDITED_FIRST = {
     # Ann bid 7 took 7: 70; Bob bid 4 took 6: 42 (2 bags); then S1: 71 and 41.
@@ -66,6 +68,11 @@ EDITED_FIRST = {
     # 1 card: Ann bid 1 took 0 and Bob bid 0 took 1 miss (0); Cat, Dan 0/0: 10;
     # then hand 2 as in SECOND: [0, 10, 10, 11].
     "ohhell": (ohhell_hand([1, 0, 0, 0], [0, 1, 0, 0]), [0, 10, 20, 21]),
+    # P4's first hand: 81 to -90; then SECOND's P2 hand: 151 and 70 more.
+    "partnership_spades": ({"bids": [4, 5, 4, 4], "tricks": [9, 4]}, [232, -20]),
+    # Ann & Cat (the dealer's side) win deal 1: Bob deals deal 2 and Cat calls, so SECOND's
+    # first seven by Bob & Dan is a goon kot, 1 court unless changed (RULES.md 8.3).
+    "courtpiece": ({"winner": 0}, [0, 1]),
 }
 
 
@@ -154,7 +161,7 @@ def test_expected_number_mismatch_is_a_conflict(make_match, game):
     before = snapshot(match)
     # Another device already saved hand 1; this form still shows hand 1.
     error = refused(lambda: record(match, SECOND[game][0], number=1), code="conflict")
-    noun = "Deal" if game == "sixtysix" else "Hand"  # as the game's description says
+    noun = "Deal" if game in DEAL_GAMES else "Hand"  # as the game's description says
     assert f"{noun} 1 was already saved" in error.message
     assert snapshot(match) == before
     if game in BIDDING:
@@ -174,6 +181,8 @@ OTHER_BIDDING = {
     "spades": ({"bids": [4, 5]}, "Ann 4, Bob 5"),
     "drawbridge": ({"declarer": 1, "level": 4, "strain": "S", "double": "double"}, "Bob 4 ♠ spades doubled"),
     "ohhell": ({"bids": [0, 0, 1, 0]}, "Ann 0, Bob 0, Cat 1, Dan 0"),
+    "partnership_spades": ({"bids": [4, 5, 3, 2]}, "Ann 4, Bob 5, Cat 3, Dan 2"),
+    "courtpiece": ({"trumps": "S"}, "♠ spades"),
 }
 
 
@@ -188,7 +197,8 @@ def test_bids_from_a_page_drawn_before_another_devices_bids_are_refused(make_mat
     before = snapshot(match)
     # This page still shows no bids: its own bids would overwrite Olga's.
     error = refused(lambda: save_bids(match, BIDDING[game], shown=None), code="bids_changed")
-    assert f"olga saved the {'contract' if game == 'drawbridge' else 'bids'} {words} a moment ago" in error.message
+    noun = {"drawbridge": "contract", "courtpiece": "trumps"}.get(game, "bids")  # the game's bidding_noun
+    assert f"olga saved the {noun} {words} a moment ago" in error.message
     assert "Nothing was changed" in error.message
     assert snapshot(match) == before
     assert fresh(match).pending_bidding == other
@@ -265,7 +275,7 @@ def test_a_page_ahead_of_the_match_is_refused(make_match, game):
     match = make_match(game)
     before = snapshot(match)
     error = refused(lambda: record(match, FIRST[game][0], number=3), code="conflict")
-    assert f"{'deal' if game == 'sixtysix' else 'hand'} 1 is next" in error.message
+    assert f"{'deal' if game in DEAL_GAMES else 'hand'} 1 is next" in error.message
     assert snapshot(match) == before
 
 
@@ -305,6 +315,8 @@ OTHER_FIRST = {
     "drawbridge": SECOND["drawbridge"][0],
     "sixtysix": SECOND["sixtysix"][0],
     "ohhell": {"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]},
+    "partnership_spades": {"bids": [4, 4, 4, 4], "tricks": [9, 4]},
+    "courtpiece": {"winner": 0},
 }
 
 
@@ -337,12 +349,21 @@ def test_an_edit_to_what_the_hand_already_says_writes_nothing(make_match, game):
     assert snapshot(match) == before and AuditEvent.objects.filter(match=match).count() == events
 
 
+FOUR = ["Ann", "Bob", "Cat", "Dan"]
+P7 = [  # RULES.md 7.8 P7, target 100
+    {"bids": [3, 3, 3, 3], "tricks": [7, 6]},
+    {"bids": [2, 2, 2, 2], "tricks": [6, 7]},
+    {"bids": [3, 3, 3, 3], "tricks": [5, 8]},
+]
 # The shortest way to finish each game, with the winner (from the worked examples).
 FINISHED = {
     "spades": ({"target": 100}, ["Ann", "Bob"], S4, [144, 165], [1]),
     "drawbridge": ({"target": 200}, ["Ann", "Bob"], [D5], [380, 0], [0]),
     "sixtysix": ({"target": 3}, ["Ann", "Bob"], [X3], [3, 0], [0]),  # X3: schwarz, 3
     "ohhell": ({}, O5_PLAYERS, O5, [65, 53, 74, 74, 72, 60, 64], [2, 3]),
+    # P7: Bob & Dan past 100 with more (43 to 165); C4: a bavney, 52 courts.
+    "partnership_spades": ({"target": 100}, FOUR, P7, [43, 165], [1]),
+    "courtpiece": ({}, FOUR, [{"winner": 1, "court": "all13", "trumps": "S"}], [0, 52], [1]),
 }
 # An edit of the last hand that leaves nobody at the end (worked out from RULES.md).
 UNFINISH = {
@@ -352,6 +373,10 @@ UNFINISH = {
     "drawbridge": (contract(0, 6, "NT", 11, "double"), [0, 100]),
     # X1 instead of X3: Ann +1 only.
     "sixtysix": (X1, [1, 0]),
+    # P7's third hand as both sides set (contracts 8, tricks 6 and 7): 103 - 80 each, below 100.
+    "partnership_spades": ({"bids": [4, 4, 4, 4], "tricks": [6, 7]}, [23, 23]),
+    # C4's deal as a plain win: no court.
+    "courtpiece": ({"winner": 1}, [0, 0]),
 }
 
 

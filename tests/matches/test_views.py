@@ -167,6 +167,8 @@ SAVED_1 = {
     "drawbridge": "Hand 1 saved.",
     "ohhell": "Hand 1 saved.",
     "sixtysix": "Deal 1 saved.",
+    "partnership_spades": "Hand 1 saved.",
+    "courtpiece": "Deal 1 saved.",
 }
 
 
