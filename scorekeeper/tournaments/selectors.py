@@ -42,6 +42,7 @@ class TableView:
     unconfirmed: int = 0  # hands the other side has not confirmed yet
     accepted: bool = False  # an organiser accepted the match as it is
     corrected: bool = False  # an organiser changed it after it was over
+    players: list[str] | None = None  # every seat's player, in seat order (a pairs table: four)
 
     @property
     def finished(self) -> bool:
@@ -188,10 +189,11 @@ def load_tournament(tournament: Tournament) -> TournamentData:
             "match__unconfirmed_hands",
             "match__accepted_at",
             "match__corrected_at",
+            "match__player_names",
         )
     )
     for table_id, number, round_id, match_id, ended_at, status, totals, winners, hands, *checks in rows:
-        unconfirmed, accepted_at, corrected_at = checks
+        unconfirmed, accepted_at, corrected_at, players = checks
         winners = winners if status == Match.Status.FINISHED else []
         table_seats = [
             SeatView(player_id, names.get(player_id, "?"), totals[pos] if pos < len(totals) else 0, pos in winners)
@@ -213,6 +215,7 @@ def load_tournament(tournament: Tournament) -> TournamentData:
                 unconfirmed,
                 accepted_at is not None,
                 corrected_at is not None,
+                players,
             )
         )
     return TournamentData(tournament, entrants, rounds, tables_by_round, names)

@@ -78,9 +78,16 @@ def test_a_swiss_of_eight_pairs_over_three_rounds(organiser):
         assert org.post(f"{url}rounds/start/").status_code == 302
         rnd = Round.objects.get(tournament=t, number=number)
         assert org.post(f"{url}rounds/{rnd.pk}/publish/").status_code == 302
-        tokens = card_tokens(text_of(org.get(f"{url}cards/?round={number}")))
+        cards = text_of(org.get(f"{url}cards/?round={number}"))
+        tokens = card_tokens(cards)
         tables = list(Table.objects.filter(round=rnd).select_related("match").order_by("number"))
         assert len(tables) == 4
+        # Each card: the four players in seat order, a code per pair, who deals first.
+        first = tables[0].match.player_names
+        seats = re.search(r'id="table-1".*?<ol class="seats">(.*?)</ol>', cards, re.S).group(1)
+        assert re.findall(r"<li>([^<]+)</li>", seats) == first
+        assert f"{first[0]} & {first[2]}'s phone" in cards and "Each pair scans its own code" in cards
+        assert f"{first[0]} (seat 1) deals first." in cards
         for table in tables:
             names = table.match.player_names
             a, b = names[0], names[1]

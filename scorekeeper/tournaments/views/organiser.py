@@ -303,6 +303,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
         "view": view,
         "cards": cards,
         "missing": missing,
+        "pairs": data.pairs,
         "rounds": data.published,
         "spec": shown_spec(get_game(tournament.game).spec),  # what seat 1 does first, in the game's words
     }
