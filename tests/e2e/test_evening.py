@@ -1,4 +1,5 @@
-"""A whole club evening in the browser (issue 25): two events at once, every
+"""A whole club evening in the browser (issue 25): three events at once (a
+Swiss, seated Oh Hell, and a pairs event of Court Piece, issue 27), every
 table scored from its own phones, the other side checking every hand from
 its own phone (the last included), a drop, a late entry, a phone without a
 connection for a hand, the round clock's "End round" with one table
@@ -9,6 +10,9 @@ follow the written rules (README, "Pairing, seating, points and tiebreaks").
 Expected points are worked out by hand from RULES.md and the README:
 - Spades to 100: bid 10 took 11 scores 101 (100 + 1 bag), bid 2 took 2
   scores 20: one hand ends the match, seat 1 wins: 2 match points, a bye 2.
+- Court Piece (pairs): a bavney (all thirteen tricks) is 52 courts and wins
+  the match in one deal (RULES.md 8.3): 2 match points for the pair that
+  took it, the pair in seats 1 and 3.
 - Oh Hell, hand 1 deals 1 card: a bid made scores 10 + tricks taken (5.3):
   bids 0, 1, 0, … with the second seat taking the trick: 10, 11, 10, ….
   Placement points 2 × (k − p) / (k − 1), a shared place splitting what it
@@ -31,6 +35,8 @@ pytestmark = pytest.mark.e2e
 
 SPADES = "Friday Spades"
 OH_HELL = "Friday Oh Hell"
+RANG = "Friday Rang"  # a pairs event of Court Piece
+RANG_PAIRS = ["Uma & Vik", "Wes & Xan", "Yas & Zoe", "Abe & Bo"]
 SPADES_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 OH_HELL_NAMES = ["Ivy", "Jon", "Kim", "Lea", "Max", "Ned", "Ola", "Pia", "Quin", "Rex", "Sue"]  # 11: tables 4, 4, 3
 
@@ -85,7 +91,7 @@ def enter(phone: App, number: int, bids: list[int], tricks: list[int]) -> None:
     phone.press(f"Save hand {number}")
 
 
-def check_from_the_other_phone(phone: App, table: Table, number: int) -> None:
+def check_from_the_other_phone(phone: App, table: Table, number: int, noun: str = "Hand") -> None:
     """The other side opens the sheet, taps Check beside the hand and answers Correct."""
     page = phone.page
     page.goto(f"/matches/{table.match_id}/")
@@ -94,7 +100,7 @@ def check_from_the_other_phone(phone: App, table: Table, number: int) -> None:
     phone.tap(link)
     expect(page.get_by_role("button", name="Correct")).to_be_visible()
     phone.press("Correct")
-    expect(page.locator(".messages")).to_contain_text(f"Hand {number} confirmed")
+    expect(page.locator(".messages")).to_contain_text(f"{noun} {number} confirmed")
 
 
 def hands_of(match_id: int) -> list[tuple[dict, str]]:
@@ -153,6 +159,9 @@ def test_a_whole_club_evening(app, new_context, live_server, monkeypatch):
     )
     services.register_players(tournament_id=oh_hell.pk, text="\n".join(OH_HELL_NAMES), actor=actor)
     assert spades.confirm_hands and oh_hell.confirm_hands  # tournaments default to the other side's check
+    rang = services.create_tournament(name=RANG, game="courtpiece", format="swiss", rounds=2, actor=actor)
+    services.register_players(tournament_id=rang.pk, text="\n".join(RANG_PAIRS), actor=actor)
+    rang_points = dict.fromkeys(RANG_PAIRS, 0)
 
     spades_points = dict.fromkeys(SPADES_NAMES, 0)
     oh_hell_points = dict.fromkeys([*OH_HELL_NAMES, "Tia"], Fraction(0))
@@ -193,6 +202,21 @@ def test_a_whole_club_evening(app, new_context, live_server, monkeypatch):
             org.tap(drop.locator("summary"))
             org.press(f"Drop {dropped}: no more games")
             expect(org.page.locator(".messages")).to_contain_text(dropped)
+
+        # ------------------------------------------------ Court Piece pairs: a bavney at each table
+        if number < 3:
+            tables = publish(org, rang.pk, number)
+            for table in tables:
+                assert len(table.names) == 4  # the card lists the four seats: the pairs opposite
+                seat_phones(table, new_context, live_server)
+                phone = table.a
+                for name, value in (("winner", "0"), ("court", "all13")):
+                    phone.tap(phone.page.locator(f'#entry-form label:has(> input[name="{name}"][value="{value}"])'))
+                phone.press("Save deal 1")  # three taps: the side, the bavney, Save
+                check_from_the_other_phone(table.b, table, 1, noun="Deal")
+                rang_points[f"{table.names[0]} & {table.names[2]}"] += 2
+            assert round_status(rang.pk, number) == "complete"
+            close(tables)
 
         # ------------------------------------------------ Oh Hell: hand 1 at each table, then End round
         if number == 2:  # a late entry before round 2: 12 players, three tables of 4
@@ -251,6 +275,8 @@ def test_a_whole_club_evening(app, new_context, live_server, monkeypatch):
     spectator = new_device(new_context, live_server).page
     shown = standings(spectator, spades.pk)
     assert shown == {name: str(points) for name, points in spades_points.items()}
+    assert standings(spectator, rang.pk) == {pair: str(points) for pair, points in rang_points.items()}
+    assert Tournament.objects.get(pk=rang.pk).status == "finished"
     shown = standings(spectator, oh_hell.pk)
     assert shown == {name: points_shown(points) for name, points in oh_hell_points.items()}
     unplayed = Match.objects.get(table__round__tournament=oh_hell, table__round__number=3, hands_played=0)
