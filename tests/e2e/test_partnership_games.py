@@ -126,3 +126,59 @@ def test_court_piece_in_urdu_in_two_taps_a_deal(app, shot, axe_check):
     check_screen(app, shot, axe_check, lang, "courtpiece-won-dark", problems)
     assert app.hand_count(match_id) == 3
     assert not problems, problems
+
+
+def test_partnership_spades_in_urdu(app, shot, axe_check):
+    """P1 then P2's first hand, picked by structure (input names and values), never by English words."""
+    page, lang, problems = app.page, "ur", []
+    user = app.make_organiser()
+    app.log_in_fast(user)
+    page.goto("/")
+    choose(app, lang)
+    match = app.make_match("partnership_spades", FOUR, {"target": 200}, owner=user)
+    page.goto(f"/matches/{match.pk}/")
+    with translation.override(lang):
+        ann_cat = translation.gettext("%(first)s & %(second)s") % {"first": "Ann", "second": "Cat"}
+        bob_dan = translation.gettext("%(first)s & %(second)s") % {"first": "Bob", "second": "Dan"}
+    check_screen(app, shot, axe_check, lang, "partnership-spades-bids", problems)
+    before = app.taps
+    for seat, bid in ((1, 4), (2, 2), (3, 4), (0, 3)):
+        app.step_to(f"bids_{seat}", bid)
+    save(app, "bids")
+    app.step_to("tricks_0", 6)
+    expect(app.chosen("tricks_1")).to_have_value("7")
+    check_screen(app, shot, axe_check, lang, "partnership-spades-tricks", problems)
+    save(app, "hands")
+    assert app.taps - before == 7
+    app.expect_totals({ann_cat: 51, bob_dan: -80})
+    for seat, bid in ((2, 5), (3, 3), (0, 0), (1, 4)):
+        app.step_to(f"bids_{seat}", bid)
+    save(app, "bids")
+    app.step_to("tricks_0", 6)
+    app.step_to("nil_tricks_0", 0)
+    save(app, "hands")
+    app.expect_totals({ann_cat: 202, bob_dan: -10})
+    expect(page.locator("#entry .winner-banner h2")).to_contain_text(ann_cat)
+    check_screen(app, shot, axe_check, lang, "partnership-spades-won", problems)
+    assert not problems, problems
+
+
+def test_court_piece_in_english(app, shot):
+    """C5's first three deals and C2's kot, in English: the guidance after each deal."""
+    page = app.page
+    app.create_organiser_through_setup()
+    app.start_match_through_ui("Court Piece", FOUR)
+    app.expect_totals({"Ann & Cat": 0, "Bob & Dan": 0})
+    for winner, dealer, caller in ((1, "Ann", "Bob"), (1, "Ann", "Bob"), (0, "Ann", "Bob")):
+        expect(page.locator("#entry .next-hand")).to_contain_text(f"{dealer} deals. {caller} calls trumps and leads.")
+        before = app.taps
+        radio(app, "winner", winner)
+        save(app, "hands")
+        assert app.taps - before == 2
+    # C5: Ann & Cat, the dealer's side, won deal 3: the deal passes to Bob, and Cat calls.
+    expect(page.locator("#entry .next-hand")).to_contain_text("Bob deals. Cat calls trumps and leads.")
+    radio(app, "winner", 0)
+    radio(app, "court", "all13")
+    save(app, "hands")
+    app.expect_winner("Ann & Cat win", 4)
+    shot("courtpiece-won")
