@@ -18,10 +18,16 @@ class Refusal(StrEnum):
     LOCKED = "locked"  # this device's link no longer writes (the match ended): 403
     FORBIDDEN = "forbidden"  # this screen may not do this: 403
     NOT_FOUND = "not_found"  # no such hand, change or round: 404
+    MALFORMED = "malformed"  # the form did not say what it was based on, or garbled it: 400
 
     @property
     def status(self) -> int:
         return _STATUS[self]
+
+    @property
+    def allowed(self) -> bool:
+        """The asker may do this, but not now or not so (every kind but a 403)."""
+        return self.status != 403
 
     @property
     def stale(self) -> bool:
@@ -38,8 +44,8 @@ _STATUS = {
     Refusal.LOCKED: 403,
     Refusal.FORBIDDEN: 403,
     Refusal.NOT_FOUND: 404,
+    Refusal.MALFORMED: 400,
 }
-UNPROCESSABLE = Refusal.INVALID.status  # a form's field is wrong (the views' own form checks)
 
 
 class ServiceError(Exception):

@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from ..answers import refusal
 from ..audit import Actor
+from ..errors import Refusal
 from ..models import Hand, Match, Tournament
 from .permissions import closed_message, is_organiser_of, is_tournament_organiser, links_closed, match_and_scorer
 
-FORBIDDEN = 403
 
-
-def refuse(request, message: str | None = None):
+def refuse(request, message: str | None = None, kind: Refusal = Refusal.FORBIDDEN):
+    """Not for this screen (``answers.refusal``): a device without the
+    match's link, by default, or the words given."""
     message = message or _("This device may not change this match. Ask the organiser for its scoring link.")
-    if request.htmx:  # htmx swaps no 403: the page shows these words in its banner (app.js)
-        return HttpResponse(message, status=FORBIDDEN, content_type="text/plain; charset=utf-8")
-    return render(request, "access/forbidden.html", {"message": message}, status=FORBIDDEN)
+    return refusal(request, kind, message)
 
 
 def refuse_private(request):
@@ -50,7 +50,7 @@ def scorer_required(view=None, *, replays_first: bool = False):
                 return refuse(request)
             # The replay check is a query: asked only of a device whose match has ended.
             if links_closed(match, actor) and not (replays_first and _saved_before(request, match)):
-                return refuse(request, closed_message(match))
+                return refuse(request, closed_message(match), Refusal.LOCKED)
             return view(request, match, *args, actor=actor, **kwargs)
 
         return wrapper

@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..audit import Actor
-from ..errors import UNPROCESSABLE, ServiceError
+from ..errors import Refusal, ServiceError
 from ..matches.wording import label_words
 from ..models import AccessLink, Match, Table
 from . import services
@@ -52,7 +52,7 @@ def setup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome! You are the organiser. Start with a new match."))
             return redirect("home")
-    status = UNPROCESSABLE if errors else 200
+    status = Refusal.INVALID.status if errors else 200
     return render(request, "access/setup.html", {"errors": errors, "username": username}, status=status)
 
 

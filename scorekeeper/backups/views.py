@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from ..access.decorators import organiser_required, refuse, tournament_organiser_required
 from ..audit import Actor
-from ..errors import UNPROCESSABLE, ServiceError
+from ..errors import Refusal, ServiceError
 from ..models import Match
 from . import export
 from .reading import MAX_BYTES
@@ -59,16 +59,16 @@ def backup_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("file")
         if upload is None:
-            error, status = _("Choose a backup file first."), UNPROCESSABLE
+            error, status = _("Choose a backup file first."), Refusal.INVALID.status
         elif upload.size > MAX_BYTES:
-            error, status = _("Nothing was imported: the file is larger than 50 MB."), UNPROCESSABLE
+            error, status = _("Nothing was imported: the file is larger than 50 MB."), Refusal.INVALID.status
         else:
             try:
                 done = import_backup(
                     upload.read(), actor=Actor.organiser(request.user), as_copy=request.POST.get("as_copy") == "1"
                 )
             except ServiceError as e:
-                error, status = e.message, UNPROCESSABLE
+                error, status = e.message, Refusal.INVALID.status
             else:
                 restored = done.matches or done.tournaments
                 (messages.success if restored else messages.warning)(request, summary(done))

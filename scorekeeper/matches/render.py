@@ -5,19 +5,18 @@ out of band, the head, the totals and the hands."""
 
 from __future__ import annotations
 
-import json
 import uuid
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from ..access.confirming import entered_keys
-from ..access.decorators import refuse
 from ..access.permissions import Viewer
+from ..answers import declare, refusal
 from ..audit import Actor
-from ..errors import UNPROCESSABLE, Refusal, ServiceError
+from ..errors import Refusal, ServiceError
 from ..scoring import GameSpec
 from . import live as live_sheet
 from .check_card import CheckCard, pass_card
@@ -29,21 +28,6 @@ SHEET = "matches/sheet.html"
 LIVE = "matches/live.html"
 NEW_ROW = (Action.HAND_RECORDED, Action.HAND_EDITED, Action.HAND_RESTORED)  # a change that the history highlights
 NOT_KEPT = {"csrfmiddlewaretoken", "client_key", "number", "bidding"}  # the basis comes from the sheet
-
-
-ANSWER_EVENT = "sk-answer"  # the HX-Trigger event every write's answer carries (docs/page-contract.md)
-
-
-def declare(response: HttpResponse, *, outcome: str, words: str, **more) -> HttpResponse:
-    """What a write's answer says for the scripts, so that none reads it off
-    the page: ``outcome`` "saved" or "refused", ``words`` (the notice or the
-    refusal), and ``more`` (``bidding``: the new basis of the hand in play;
-    ``server``: what the server holds of the hand the write was about).
-    ASCII JSON in the HX-Trigger header: htmx fires it as an event, the
-    offline queue reads it from the replay's answer."""
-    payload = {"outcome": outcome, "words": words, **{k: v for k, v in more.items() if v is not None}}
-    response["HX-Trigger"] = json.dumps({ANSWER_EVENT: payload}, ensure_ascii=True)
-    return response
 
 
 def server_has(sheet: ScoreSheet, number: int | None) -> dict:
@@ -149,7 +133,7 @@ def hand_saved(
 
 def invalid(request: HttpRequest, match_id: int, actor: Actor, errors: dict[str, str]) -> HttpResponse:
     """A field is missing or wrong: each message by its field, the entry kept."""
-    return answer(request, match_id, actor, status=UNPROCESSABLE, errors=errors, kept=_typed(request))
+    return answer(request, match_id, actor, status=Refusal.INVALID.status, errors=errors, kept=_typed(request))
 
 
 def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceError, spec: GameSpec) -> HttpResponse:
@@ -158,7 +142,7 @@ def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceErr
     afresh for the next hand (so a second tap cannot store another device's
     hand again), keeping only the tricks typed when just the bids changed."""
     if error.code == Refusal.LOCKED:  # the match ended while this device's page showed the form
-        return refuse(request, error.message)
+        return refusal(request, error.code, error.message)
     if error.code == Refusal.CONFLICT:
         kept = {}
     elif error.code == Refusal.BIDS_CHANGED:
@@ -191,9 +175,9 @@ def live(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, basis: str,
     return response
 
 
-def bad_basis(error: BadBasis) -> HttpResponse:
+def bad_basis(request: HttpRequest, error: BadBasis) -> HttpResponse:
     """A write that did not say what it was based on: refused, in words."""
-    return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    return refusal(request, Refusal.MALFORMED, str(error))
 
 
 def _typed(request: HttpRequest) -> dict[str, str]:
@@ -272,8 +256,7 @@ def go_to(request: HttpRequest, url: str, *, words: str = "") -> HttpResponse:
     return redirect(url)
 
 
-def refusal_in_words(message: str, status: int, sheet: ScoreSheet | None = None, number: int | None = None):
-    """A write refused, for htmx (the offline queue sending it later): the
-    words as text, and what the server holds of that hand, declared."""
-    response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
-    return declare(response, outcome="refused", words=message, **(server_has(sheet, number) if sheet else {}))
+def refused_about(request: HttpRequest, error: ServiceError, sheet: ScoreSheet, number: int) -> HttpResponse:
+    """A write about hand ``number`` refused (the offline queue sending it
+    later): the refusal, with what the server holds of that hand declared."""
+    return refusal(request, error.code, error.message, **server_has(sheet, number))

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from ..access.decorators import refuse
 from ..access.permissions import may_rename_player, renamable_players
 from ..audit import Actor
-from ..errors import UNPROCESSABLE, ServiceError
+from ..errors import Refusal, ServiceError
 from ..models import Player, name_key
 from ..scoring import GAMES
 from ..stats.ratings import MIN_MATCHES
@@ -27,7 +27,7 @@ def players(request: HttpRequest) -> HttpResponse:
         try:
             player = services.add_player(name=request.POST.get("name", ""), actor=Actor.organiser(request.user))
         except ServiceError as e:
-            error, status = e.message, UNPROCESSABLE
+            error, status = e.message, Refusal.INVALID.status
         else:
             messages.success(request, _("%(name)s added.") % {"name": player.name})
             return redirect("players")
@@ -53,7 +53,7 @@ def rename_player(request: HttpRequest, player_id: int) -> HttpResponse:
                 player_id=player.pk, name=request.POST.get("name", ""), actor=Actor.organiser(request.user)
             )
         except ServiceError as e:
-            error, status = e.message, UNPROCESSABLE
+            error, status = e.message, Refusal.INVALID.status
         else:
             return redirect("players")
     return render(request, "players/rename.html", {"player": player, "error": error}, status=status)

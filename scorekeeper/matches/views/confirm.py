@@ -7,14 +7,15 @@ and, out of band, the hands; without, a redirect to the sheet."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ...access.confirming import entered_keys
-from ...access.decorators import organiser_required, refuse, scorer_required
+from ...access.decorators import organiser_required, scorer_required
 from ...access.permissions import Viewer
+from ...answers import refusal
 from ...audit import Actor
 from ...errors import Refusal, ServiceError
 from ...i18n import hand_words
@@ -59,11 +60,13 @@ def check_hand(request: HttpRequest, match: Match, number: int, actor: Actor) ->
 def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> HttpResponse:
     correct = VERDICTS.get(request.POST.get("verdict", ""))
     if correct is None:
-        return bad_basis(BadBasis(_("Nothing was saved: say whether the hand is correct or something is wrong.")))
+        return refusal(
+            request, Refusal.MALFORMED, _("Nothing was saved: say whether the hand is correct or something is wrong.")
+        )
     try:
         basis = read_basis(request.POST, version=True, client_key=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     try:
         checked = services.check_hand(
             match_id=match.pk,
@@ -77,10 +80,8 @@ def _answer(request: HttpRequest, match: Match, number: int, actor: Actor) -> Ht
     except ServiceError as error:
         if error.code == Refusal.NOT_FOUND:
             raise Http404(error.message) from None
-        if error.status == 403:
-            if request.htmx:  # shown in words by app.js, the card stays
-                return HttpResponseForbidden(error.message, content_type="text/plain; charset=utf-8")
-            return refuse(request, error.message)
+        if error.status == 403:  # htmx: shown in words by app.js, the card stays
+            return refusal(request, error.code, error.message)
         return answer(request, match.pk, actor, status=error.status, error=error.message, history="all")
     n = {**hand_words(match.game), "n": checked.number}
     if checked.verdict == "confirmed":
@@ -97,7 +98,7 @@ def accept_match(request: HttpRequest, match: Match, actor: Actor) -> HttpRespon
     try:
         basis = read_basis(request.POST, version=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     try:
         services.accept_match(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:

@@ -13,15 +13,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ...access.confirming import remember_entry
 from ...access.decorators import organiser_required, refuse, scorer_required
 from ...access.permissions import Viewer
+from ...answers import refusal
 from ...audit import Actor
-from ...errors import UNPROCESSABLE, Refusal, ServiceError
+from ...errors import Refusal, ServiceError
 from ...i18n import shown_message, shown_preview
 from ...models import Match
 from ...scoring import InvalidHand, entry_hints, preview_hand
 from .. import services
 from ..confirmation import CHECK_ACTIONS, DISPUTED, by_organiser, locked_message
 from ..forms import BadBasis, parse_hand, partial_bids, plain_int, read_basis
-from ..render import bad_basis, choices, entry_values, go_to, refusal_in_words
+from ..render import bad_basis, choices, entry_values, go_to, refused_about
 from ..selectors import ScoreSheet, entry_context, match_history, score_sheet
 from ..write_checks import nothing_to_undo, only_checks_message
 from .sheet import bid_totals, tricks_count
@@ -43,19 +44,19 @@ def edit_hand(request: HttpRequest, match: Match, number: int, actor: Actor) -> 
     try:
         basis = read_basis(request.POST, version=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     parsed = parse_hand(sheet.spec, request.POST, sheet.names)
     if not parsed.ok:
-        return _edit_page(request, sheet, number, request.POST, errors=parsed.errors, status=UNPROCESSABLE)
+        return _edit_page(request, sheet, number, request.POST, errors=parsed.errors, status=Refusal.INVALID.status)
     try:
         edited = services.edit_hand(
             match_id=match.pk, number=number, entry=parsed.values, version=basis.version, actor=actor
         )
     except ServiceError as error:
         if error.code == Refusal.LOCKED:  # the match ended since this device drew the page
-            return refuse(request, error.message)
+            return refusal(request, error.code, error.message)
         if request.htmx:  # the phone's offline queue sending it later: the refusal in words
-            return refusal_in_words(error.message, error.status, score_sheet(match.pk), number)
+            return refused_about(request, error, score_sheet(match.pk), number)
         if error.code == Refusal.CONFLICT:
             messages.error(request, error.message)
             return go_to(request, match.get_absolute_url())
@@ -122,7 +123,7 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     sheet = score_sheet(match.pk)
     if not sheet.rows:
         if request.method == "POST" and request.htmx:
-            return refusal_in_words(nothing_to_undo(match), Refusal.CONFLICT.status)
+            return refusal(request, Refusal.CONFLICT, nothing_to_undo(match))
         messages.info(request, nothing_to_undo(match))
         return redirect(match)
     if sheet.rows[-1].locked and not by_organiser(actor):
@@ -134,14 +135,14 @@ def undo_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         basis = read_basis(request.POST, version=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     try:
         services.undo_last_hand(match_id=match.pk, version=basis.version, actor=actor)
     except ServiceError as error:
         if error.code == Refusal.LOCKED:
-            return refuse(request, error.message)
+            return refusal(request, error.code, error.message)
         if request.htmx:  # the phone's offline queue sending it later: the refusal in words
-            return refusal_in_words(error.message, error.status, score_sheet(match.pk), len(sheet.rows))
+            return refused_about(request, error, score_sheet(match.pk), len(sheet.rows))
         messages.error(request, error.message)
         return go_to(request, match.get_absolute_url())
     said = _("%(h)s %(n)d removed.") % {"h": sheet.spec.hand_noun.capitalize(), "n": len(sheet.rows)}
@@ -158,7 +159,7 @@ def history(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
         try:
             basis = read_basis(request.POST, version=True)
         except BadBasis as error:
-            return bad_basis(error)
+            return bad_basis(request, error)
         try:
             number = services.restore_hand(
                 match_id=match.pk,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ...access.decorators import organiser_required
 from ...access.services import needs_setup
 from ...audit import Actor
-from ...errors import UNPROCESSABLE, ServiceError
+from ...errors import Refusal, ServiceError
 from ...i18n import shown_spec, shown_specs
 from ...models import Match
 from ...players.selectors import all_players
@@ -63,12 +63,12 @@ def new_match(request: HttpRequest) -> HttpResponse:
         return render(request, "matches/new.html", context)
     if not options.ok:
         context["errors"] = options.errors
-        return render(request, "matches/new.html", context, status=UNPROCESSABLE)
+        return render(request, "matches/new.html", context, status=Refusal.INVALID.status)
     seats = [(i + 1, data.get(f"seat_{i}", "").strip()) for i in range(spec.max_players)]
     same = services.same_player_message([(number, name) for number, name in seats if name])
     if same:  # said with the seat numbers of this form, which may have a blank seat between
         context["error"] = same
-        return render(request, "matches/new.html", context, status=UNPROCESSABLE)
+        return render(request, "matches/new.html", context, status=Refusal.INVALID.status)
     names = [name for _number, name in seats if name]
     try:
         match = services.start_match(
@@ -80,7 +80,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
         )
     except ServiceError as error:
         context["error"] = error.message
-        return render(request, "matches/new.html", context, status=UNPROCESSABLE)
+        return render(request, "matches/new.html", context, status=Refusal.INVALID.status)
     return redirect(match)
 
 

@@ -99,7 +99,7 @@ def save_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse:
     try:
         basis = read_basis(request.POST, number=True, bidding=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     spec, names = entry_context(match)
     parsed = parse_hand(spec, request.POST, names, phases=("bidding",))
     if not parsed.ok:
@@ -126,7 +126,7 @@ def clear_bids(request: HttpRequest, match: Match, actor: Actor) -> HttpResponse
     try:
         basis = read_basis(request.POST, number=True, bidding=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     try:
         held = services.clear_bidding(
             match_id=match.pk, number=basis.number, bidding_in_force=basis.bidding, actor=actor
@@ -143,7 +143,7 @@ def record_hand(request: HttpRequest, match: Match, actor: Actor) -> HttpRespons
     try:
         basis = read_basis(request.POST, number=True, bidding=True, client_key=True)
     except BadBasis as error:
-        return bad_basis(error)
+        return bad_basis(request, error)
     spec, names = entry_context(match)
     parsed = parse_hand(spec, request.POST, names)
     if not parsed.ok:

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from ...access.decorators import tournament_organiser_required
 from ...access.qr import phone_url, qr_svg
 from ...audit import Actor
-from ...errors import UNPROCESSABLE, ServiceError
+from ...errors import Refusal, ServiceError
 from ...i18n import listed, shown_spec, shown_specs
 from ...matches.forms import parse_options
 from ...matches.wording import side_letter
@@ -92,7 +92,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     table_size = _parse_int(data, "table_size", errors, _("Preferred table size"))
     if errors:
         context["errors"] = errors
-        return render(request, "tournaments/new.html", context, status=UNPROCESSABLE)
+        return render(request, "tournaments/new.html", context, status=Refusal.INVALID.status)
     try:
         tournament = services.create_tournament(
             name=data.get("name", ""),
@@ -114,7 +114,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             context["errors"] = {field: e.message}
         else:
             context["error"] = e.message
-        return render(request, "tournaments/new.html", context, status=UNPROCESSABLE)
+        return render(request, "tournaments/new.html", context, status=Refusal.INVALID.status)
     messages.success(request, _("Tournament created. Register the players, then start round 1."))
     return redirect(tournament)
 
@@ -237,7 +237,7 @@ def swap(request: HttpRequest, tournament: Tournament, round_id: int, actor: Act
     rnd = get_object_or_404(Round, pk=round_id, tournament=tournament)
     a, b = plain_int(request.POST.get("player_a")), plain_int(request.POST.get("player_b"))
     if a is None or b is None:
-        return _render_review(request, tournament, rnd, error=_("Choose two players."), status=UNPROCESSABLE)
+        return _render_review(request, tournament, rnd, error=_("Choose two players."), status=Refusal.INVALID.status)
     try:
         services.swap_players(round_id=rnd.pk, player_a=a, player_b=b, actor=actor)
     except ServiceError as e:
@@ -345,7 +345,7 @@ def table_link(request: HttpRequest, tournament: Tournament, table_id: int, acto
         )
         return redirect(tournament)
     if action != "reissue":
-        return _render_dashboard(request, tournament, error=_("Unknown action."), status=UNPROCESSABLE)
+        return _render_dashboard(request, tournament, error=_("Unknown action."), status=Refusal.INVALID.status)
     links.reissue_table_link(table_id=table.pk, actor=actor)
     messages.success(request, _("Table %(t)d has new links; the old ones no longer work.") % {"t": table.number})
     return redirect(
