@@ -73,7 +73,7 @@ def test_every_kind_is_answered_the_same_way_for_every_reader(kind, db):
     else:
         text = page.content.decode()
         assert page["Content-Type"].startswith("text/html") and "<h1>" in text
-        assert "the %s words, &lt;plain&gt; &amp; clear." % kind.value in text
+        assert f"the {kind.value} words, &lt;plain&gt; &amp; clear." in text
         assert ("Not allowed" in text) is (kind.status == 403)
 
 
