@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from bench.environment import call_wsgi, environment  # noqa: E402
 
 TAG_RE = re.compile(rb'If-None-Match": "\\"([^\\"]+)\\""')  # the poll's tag, as bench/locustfile.py reads it
-BASIS_RE = re.compile(rb'/changed/\?basis=(\w+)"')
+BASIS_RE = re.compile(rb'/changed/\?basis=(\w+)&amp;rows=(\d+)"')  # what the panel was drawn from, the hands shown
 # The event's rates at 500 tables (bench/locustfile.py): 34 hands a second
 # offered, 550 devices polling every 3 s, 500 screens every 5 s.
 HANDS_PER_S, DEVICES, DEVICE_EVERY, SCREENS, SCREEN_EVERY = 34.0, 550, 3.0, 500, 5.0
@@ -114,7 +114,7 @@ def measure(args: argparse.Namespace, workdir: Path) -> None:
                 {
                     "grant": grant,
                     "version": TAG_RE.search(page).group(1).decode(),
-                    "basis": BASIS_RE.search(page).group(1).decode(),
+                    "basis": "{}&rows={}".format(*(g.decode() for g in BASIS_RE.search(page).groups())),
                 }
             )
         sheets.append({"match": table["match"], "devices": devices, "next": 1})
@@ -138,7 +138,7 @@ def measure(args: argparse.Namespace, workdir: Path) -> None:
         if version := TAG_RE.search(content):
             device["version"] = version.group(1).decode()
         if basis := BASIS_RE.search(content):
-            device["basis"] = basis.group(1).decode()
+            device["basis"] = f"{basis.group(1).decode()}&rows={basis.group(2).decode()}"
 
     def poll(sheet, device, expect: str) -> None:
         status, answer_headers, content = call_wsgi(

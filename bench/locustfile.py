@@ -70,7 +70,7 @@ NUMBER_RE = re.compile(r'name="number" value="(\d+)"')
 BIDDING_RE = re.compile(r'name="bidding" value="([^"]*)"')
 # The poll's tag as the page holds it: "<version>[/<round clock>]-<language>" (matches/views/sheet.py).
 TAG_RE = re.compile(r'If-None-Match": "\\"([^\\"]+)\\""')
-BASIS_RE = re.compile(r'/changed/\?basis=(\w+)"')
+BASIS_RE = re.compile(r'/changed/\?basis=(\w+)&amp;rows=(\d+)"')  # what the panel was drawn from, the hands shown
 CSRF_RE = re.compile(r'"x-csrftoken": "([^"]+)"')
 SAVED_RE = re.compile(r"Hand (\d+) (saved|was already saved)\.")
 
@@ -109,7 +109,7 @@ class Sheet:
         if tag:
             self.tag = tag.group(1)
         if basis := BASIS_RE.search(page):
-            self.basis = basis.group(1)
+            self.basis = f"{basis.group(1)}&rows={basis.group(2)}"
         if number and bidding:
             self.number, self.bidding, self.uncertain = int(number.group(1)), html.unescape(bidding.group(1)), False
         return bool(number)

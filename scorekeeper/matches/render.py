@@ -156,15 +156,23 @@ def refused(request: HttpRequest, match_id: int, actor: Actor, error: ServiceErr
     )
 
 
-def live(request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, basis: str, typed: bool) -> HttpResponse:
+def live(
+    request: HttpRequest, sheet: ScoreSheet, viewer: Viewer, *, basis: str, typed: bool, shown: tuple[int, int] | None
+) -> HttpResponse:
     """The "changed?" poll's answer when the match changed (htmx, out of
     band): the head, totals and hands; the entry panel only if what it was
-    drawn from (``basis``) changed, with a note of who changed what."""
+    drawn from (``basis``) changed, with a note of who changed what.
+    ``shown``: the version and the number of hands the page shows. One
+    version behind with one hand fewer, the one write since added the last
+    hand and changed no other row: only that row is sent (a page whose
+    match that hand ended is sent them all: its Edit links may go)."""
     change = latest_change(sheet.match.pk)
     replaced = basis != sheet.basis_key
     new_hand = change.hand_number if change is not None and change.action in NEW_ROW else None
+    one_more = shown == (sheet.match.version - 1, len(sheet.rows) - 1) and len(sheet.rows) > 1
     context = _context(sheet, viewer, new_hand=new_hand)
     context.update(
+        history="row" if one_more and not sheet.finished else "all",
         entry=replaced,
         live_note=live_sheet.note(sheet, change, replaced=replaced, typed=typed),
         live_warning=replaced and typed,

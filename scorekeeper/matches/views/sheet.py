@@ -22,6 +22,7 @@ from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import bids_a_contract, plays_deals, shown_message, shown_preview
 from ...models import Match, Table
+from ...numbers import plain_int
 from ...polls import SHEET_VARY, not_modified, remember_sheet
 from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
@@ -84,7 +85,12 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
             sheet.table = None  # not a tournament table (the poll's query said so): no query to ask again
         etag = quote_etag(sheet.poll_tag)  # a write may have come in between
         viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
-        response = live(request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET)
+        # What the page shows: its version (the tag's first part) and its number of hands.
+        version, rows = plain_int(asked.split("/", 1)[0].split("-", 1)[0]), plain_int(request.GET.get("rows"))
+        shown = (version, rows) if version is not None and rows is not None else None
+        response = live(
+            request, sheet, viewer, basis=request.GET.get("basis", ""), typed="typed" in request.GET, shown=shown
+        )
     else:
         response = render(request, "matches/changed_banner.html", {"match_id": match_id})
     response["ETag"] = etag
