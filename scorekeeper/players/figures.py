@@ -81,7 +81,33 @@ def sixtysix(g: GameStats) -> list[tuple[str, str]]:
     ]
 
 
-PER_GAME = {"spades": spades, "ohhell": ohhell, "drawbridge": drawbridge, "sixtysix": sixtysix}
+def partnership_spades(g: GameStats) -> list[tuple[str, str]]:
+    return [
+        (_("Contracts made (with the partner)"), of(g.made, g.declared)),
+        (_("Bags per hand (the side's)"), decimal(g.bags_per_hand)),
+        (_("Bag penalties"), str(g.bag_penalties)),
+        (_("Nil made"), of(g.nil[1], g.nil[0])),
+        (_("Blind Nil made"), of(g.blind_nil[1], g.blind_nil[0])),
+    ]
+
+
+def courtpiece(g: GameStats) -> list[tuple[str, str]]:
+    return [
+        (_("Deals won (with the partner)"), of(g.deals_won, g.hands)),
+        (_("Kots (goon kots included)"), str(g.kots)),
+        (_("Bavneys"), str(g.bavneys)),
+        (_("Courts for deals in a row"), str(g.run_courts)),
+    ]
+
+
+PER_GAME = {
+    "spades": spades,
+    "ohhell": ohhell,
+    "drawbridge": drawbridge,
+    "sixtysix": sixtysix,
+    "partnership_spades": partnership_spades,
+    "courtpiece": courtpiece,
+}
 
 
 def lines(g: GameStats, rating: Rating | None) -> list[tuple[str, str]]:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..scoring import InvalidHand, get_game, score_match
+from ..scoring.courtpiece import BAVNEY, GOON_KOT, KOT, RUN
+from ..scoring.courtpiece import SIDES as PARTNERS
 from ..scoring.drawbridge import BOOK, PASSED_OUT
 from ..scoring.sixtysix import CLOSED, PLAYED_OUT
 from ..scoring.spades import BAG_LIMIT, BAG_PENALTY, BLIND_NIL
@@ -95,6 +97,11 @@ class GameStats:
     won_going_out: int = 0  # claimed 66, or closed and made it
     won_playing_out: int = 0  # all cards played, more card points
     won_on_failure: int = 0  # the other's claim or close failed
+    # Partnership Spades (the side's contract: declared, made) and Court Piece: the side's deals and courts
+    deals_won: int = 0
+    kots: int = 0  # a goon kot included
+    bavneys: int = 0
+    run_courts: int = 0  # courts for deals won in a row
 
     @property
     def win_rate(self) -> float | None:
@@ -294,4 +301,38 @@ def _sixtysix(stats: GameStats, hand: dict, row: dict, before: dict | None, seat
         stats.won_on_failure += 1
 
 
-HAND_FIGURES = {"spades": _spades, "ohhell": _ohhell, "drawbridge": _drawbridge, "sixtysix": _sixtysix}
+def _partnership_spades(stats: GameStats, hand: dict, row: dict, before: dict | None, seat: int) -> None:
+    """The player's own Nil bids; the side's contract and bags (RULES.md 7)."""
+    side = next(s for s, players in enumerate(PARTNERS) if seat in players)
+    bid = hand["bids"][seat]
+    if bid == BLIND_NIL or bid == 0:
+        tally = stats.blind_nil if bid == BLIND_NIL else stats.nil
+        tally[0] += 1
+        tally[1] += (hand.get("nil_tricks") or [None] * 4)[seat] == 0
+    if row["made"][side] is not None:  # both partners bid Nil: no contract
+        stats.declared += 1
+        stats.made += bool(row["made"][side])
+    penalties = row["bag_penalty"][side] // BAG_PENALTY
+    stats.bag_penalties += penalties
+    stats.bags += row["bags"][side] + BAG_LIMIT * penalties - (before["bags"][side] if before else 0)
+
+
+def _courtpiece(stats: GameStats, hand: dict, row: dict, before: dict | None, seat: int) -> None:
+    """The side's deals won and its courts, by kind (RULES.md 8)."""
+    side = next(s for s, players in enumerate(PARTNERS) if seat in players)
+    if row["winner"] != side:
+        return
+    stats.deals_won += 1
+    stats.kots += row["court"] in (KOT, GOON_KOT)
+    stats.bavneys += row["court"] == BAVNEY
+    stats.run_courts += row["court"] == RUN
+
+
+HAND_FIGURES = {
+    "spades": _spades,
+    "ohhell": _ohhell,
+    "drawbridge": _drawbridge,
+    "sixtysix": _sixtysix,
+    "partnership_spades": _partnership_spades,
+    "courtpiece": _courtpiece,
+}

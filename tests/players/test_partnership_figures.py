@@ -49,3 +49,33 @@ def test_the_ratings_rate_each_side_as_a_team_of_two(make_match):
     assert ratings["Ann"].mu == pytest.approx(a.mu) and ratings["Cat"].mu == pytest.approx(c.mu)
     assert ratings["Bob"].mu > 25 > ratings["Ann"].mu
     assert {r.matches for r in ratings.values()} == {1}
+
+
+# RULES.md 7.8 P2: Ann's Nil made, then Bob's Nil failed (2 tricks); the sides' contracts 5 and 7, then 7 and 5.
+P2 = [
+    {"bids": [0, 4, 5, 3], "tricks": [6, 7], "nil_tricks": [0, None, None, None]},
+    {"bids": [4, 0, 3, 5], "tricks": [5, 8], "nil_tricks": [None, 2, None, None]},
+]
+C5 = [{"winner": w} for w in (1, 1, 0, 0, 0, 0, 0, 0, 0, 1)]  # RULES.md 8.8 C5: deal 9 is a court for 7 in a row
+
+
+@pytest.mark.django_db
+def test_the_partnership_games_own_figures(client, make_match):
+    make_match("partnership_spades", names=FOUR, hands=P2)
+
+    def page_of(name: str) -> str:
+        return words(client.get(f"/players/{Player.objects.get(name=name).pk}/"))
+
+    ann, bob, cat = page_of("Ann"), page_of("Bob"), page_of("Cat")
+    assert "Nil made 1 / 1 (100 %)" in ann and "Nil made 0 / 0" in cat
+    assert "Nil made 0 / 1 (0 %)" in bob
+    # Ann & Cat: contract 5 made (took 6), then 7 set (took 5); Bob & Dan: 7 made, 5 made.
+    assert "Contracts made (with the partner) 1 / 2 (50 %)" in ann and "Contracts made (with the partner) 1 / 2" in cat
+    assert "Contracts made (with the partner) 2 / 2 (100 %)" in bob
+    # Bags: Ann & Cat 1 then none (1 over 2 hands); Bob & Dan none then 3 (Dan's 1, Bob's failed Nil's 2).
+    assert "Bags per hand (the side's) 0.5" in ann and "Bags per hand (the side's) 1.5" in bob
+
+    make_match("courtpiece", names=["Eve", "Fay", "Gus", "Hal"], hands=C5)
+    eve, fay = page_of("Eve"), page_of("Fay")
+    assert "Deals won (with the partner) 7 / 10 (70 %)" in eve and "Courts for deals in a row 1" in eve
+    assert "Deals won (with the partner) 3 / 10 (30 %)" in fay and "Courts for deals in a row 0" in fay
