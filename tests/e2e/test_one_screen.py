@@ -23,6 +23,8 @@ from playwright.sync_api import expect
 from .conftest import NAMES2
 from .test_right_to_left import CHECKS
 
+NAMES4 = ["Ann", "Bob", "Cat", "Dan"]  # partners opposite: Ann & Cat against Bob & Dan
+
 pytestmark = pytest.mark.e2e
 
 LANGS = ("en", "ur", "sd")
@@ -152,6 +154,15 @@ def test_oh_hell_of_seven_with_long_names_on_one_screen(app, shot):
     # 7 cards each, the hook on: 8 chips a player, 7 players.
     pending = {"bids": [1, 2, 0, 1, 1, 0, 1]}
     check_both_forms(app, shot, "ohhell", LONG7, {"schedule": "down", "hook": True}, pending)
+
+
+def test_partnership_spades_on_one_screen(app, shot):
+    # Four bids; in play one side's tricks and, for Bob's Nil, his own tricks too.
+    check_both_forms(app, shot, "partnership_spades", NAMES4, {"target": 500}, {"bids": [3, 0, 2, 4]})
+
+
+def test_court_piece_on_one_screen(app, shot):
+    check_both_forms(app, shot, "courtpiece", NAMES4, {}, {"trumps": "H"})
 
 
 def test_sixty_six_on_one_screen_with_the_closed_questions(app, shot):
