@@ -14,8 +14,8 @@ Flags: --only sqlite|postgres; --seconds (the event, default 60);
 --workers (gunicorn sync workers per server: default 8 on SQLite, 6 on
 PostgreSQL, 3 each with --two-servers); --server gunicorn|gthread|granian|
 waitress (gthread: --threads per worker, default 4); --pool (PostgreSQL:
-Django's connection pool instead of persistent connections; needs
-psycopg_pool importable, PYTHONPATH is passed on); --turns and --turn-seconds (the
+Django's connection pool, DB_POOL=on, instead of the persistent
+connections the app keeps by default); --turns and --turn-seconds (the
 capacity phase, default 4 x 5 s of each); --two-servers and --pgbouncer
 (PostgreSQL only, may be combined); --redis-db (default 9); --tables
 (default 500; a few for a smoke test); --seed; --keep (the temp folder).
@@ -107,12 +107,6 @@ LOGGING = {{
 """
 
 
-# Django's psycopg pool: a few connections per process, shared by its threads.
-POOL = """
-if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {{}})["pool"] = {{"min_size": 2, "max_size": 4}}
-""".replace("{{", "{").replace("}}", "}")
 
 
 # ------------------------------------------------------------ processes and CPU
@@ -233,8 +227,10 @@ def run_database(kind: str, args, stack: ExitStack) -> dict:
     stack.callback(lambda: print(f"  kept {tmp}") if args.keep else shutil.rmtree(tmp, ignore_errors=True))
     log = tmp / "setup.log"
     print(f"\n=== {label(kind, args)}: working folder {tmp}", flush=True)
-    (tmp / "bench_run.py").write_text(RUN_SETTINGS.format(static=str(tmp / "static")) + (POOL if args.pool else ""))
+    (tmp / "bench_run.py").write_text(RUN_SETTINGS.format(static=str(tmp / "static")))
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "REDIS_URL")}
+    # config/settings.py keeps persistent connections to PostgreSQL unless DB_POOL=on (the pool).
+    env["DB_POOL"] = "on" if args.pool else "off"
     # More of PYTHONPATH after ours (psycopg_pool for --pool, if installed elsewhere).
     path = os.pathsep.join(p for p in (str(tmp), str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     env.update(environment("bench_run"), PYTHONPATH=path, CACHE_DIR=str(tmp / "cache"))

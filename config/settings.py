@@ -151,6 +151,18 @@ else:
     # No server-side cursors, so a pooler in transaction mode (PgBouncer)
     # can sit in front; Django prepares no statements either.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    # Persistent connections with health checks (CONN_MAX_AGE). DB_POOL=on:
+    # Django's connection pool (psycopg_pool, requirements-bench.txt) instead,
+    # a few connections per process; measured against them at the 500-table
+    # event and not kept (README, "Connection pooling": no better, in 2 of 3
+    # runs worse).
+    if os.environ.get("DB_POOL", "off").lower() in ("on", "1", "yes"):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+            "max_size": int(os.environ.get("DB_POOL_MAX", "4")),
+        }
 
 # The key to every scoring link and signed cookie: this server's own, never
 # one written in the source. With SQLite it lives beside the database (made

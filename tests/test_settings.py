@@ -36,6 +36,33 @@ def test_sqlite_is_set_up_for_a_real_server():
         assert cursor.execute("PRAGMA foreign_keys").fetchone()[0] == 1
 
 
+@pytest.mark.parametrize(("pool", "pooled"), [(None, False), ("on", True)])
+def test_postgresql_keeps_persistent_connections_unless_told_to_pool(pool, pooled):
+    """Persistent connections with health checks by default (the pool measured no better: README);
+    DB_POOL=on: Django's pool."""
+    import json
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/whatever", "SECRET_KEY": "k" * 50}
+    env.pop("DB_POOL", None)
+    if pool:
+        env["DB_POOL"] = pool
+    code = (
+        "import json, django; from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(json.dumps([d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS']]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        cwd=Path(settings.BASE_DIR), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    options, max_age, health = json.loads(out.stdout.strip().splitlines()[-1])
+    if pooled:
+        assert options == {"min_size": 2, "max_size": 4} and max_age == 0
+    else:
+        assert options is None and max_age > 0 and health is True
+
+
 def test_the_caches_are_redis_exactly_when_redis_url_is_set():
     for alias in ("default", "polls"):
         backend = settings.CACHES[alias]["BACKEND"]
