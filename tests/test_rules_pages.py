@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 LANGS = {"en": "en", "ur": "ur", "sd": "sd"}
 GAMES = ("spades", "drawbridge", "sixtysix", "ohhell")
-PARTNERSHIP_GAMES = ("partnership_spades", "courtpiece")  # their own words and options, no worked example yet
+PARTNERSHIP_GAMES = ("partnership_spades", "courtpiece")  # a column per side in their worked example
 
 # Each example's points per hand, from docs/rules.md's worked examples.
 POINTS = {
@@ -32,6 +32,11 @@ POINTS = {
     "drawbridge": [[100, 0], [0, 300], [0, 0], [0, 200]],
     # X1 out over 33: 1; X2 under 33: 2; X4 false claim: 2; X3 no trick: 3; X5 closer short, no trick at close: 3.
     "sixtysix": [[1, 0], [0, 2], [0, 2], [3, 0], [3, 0]],
+    # P2: Ann's Nil made, Cat 5 of 6: 151; Bob & Dan 4 + 3 of 7: 70. Then Ann & Cat set at 7 (-70); Bob's Nil
+    # fails (-100), its 2 tricks bags (+2), Dan 5 of 6: 51: -47.
+    "partnership_spades": [[151, 70], [-70, -47]],
+    # C7: a kot for Bob & Dan, a goon kot for Ann & Cat, a plain deal: 1 court each.
+    "courtpiece": [[0, 1], [1, 0], [0, 0]],
     # O5: the whole 7-player game.
     "ohhell": [
         [10, 10, 10, 10, 10, 10, 11],
@@ -48,6 +53,8 @@ FINAL = {
     "drawbridge": [100, 500],
     "sixtysix": [7, 4],
     "ohhell": [65, 53, 74, 74, 72, 60, 64],
+    "partnership_spades": [81, 23],
+    "courtpiece": [1, 1],
 }
 # Every option and its default, as docs/rules.md's option tables give them (in the words the form shows).
 DEFAULTS = {
@@ -77,7 +84,7 @@ DEFAULTS = {
         "Must trump (La Podrida)": "off",
     },
 }
-NAMES = {"Bonnie", "Carl", "Ann", "Bob", "A", "B", "C", "D", "E", "F", "G"}
+NAMES = {"Bonnie", "Carl", "Ann", "Bob", "Cat", "Dan", "A", "B", "C", "D", "E", "F", "G"}  # the examples' players
 
 
 def rules_url(game: str) -> str:
@@ -118,7 +125,7 @@ def latin_words(page: str) -> set[str]:
     return found - NAMES - {"English", "NT"}
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + PARTNERSHIP_GAMES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_game_has_its_page_in_each_language_with_the_example_worked(game, lang):
     page = page_of(game, lang)
@@ -167,6 +174,8 @@ def test_the_pages_say_how_a_hand_scores_and_how_the_game_ends():
     assert "The side that first takes seven tricks wins the deal" in court
     assert "If the callers won without a court, the same player deals again" in court
     assert "The first side to reach the target in courts (2 unless changed) wins." in court
+    assert "so the deals won decide: 2 to 1 for Ann & Cat, who win." in court
+    assert "After two hands: Ann & Cat 81, Bob & Dan 23." in partners
 
 
 def test_the_oh_hell_example_plays_its_last_hand_without_trumps():

@@ -14,7 +14,7 @@ from django.template.loader import select_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ...i18n import shown, shown_spec, shown_specs
+from ...i18n import scorer_names, shown, shown_spec, shown_specs
 from ...scoring import GAMES
 from ...scoring.engine import run
 
@@ -24,7 +24,7 @@ def _hands(bids_and_tricks):
 
 
 # One worked example per game, from the rules' own worked examples
-# (docs/rules.md, the numbers of section 2.7, 3.7, 4.7 and 5.7).
+# (docs/rules.md, the numbers of sections 2.7, 3.7, 4.7, 5.7, 7.8 and 8.8).
 EXAMPLES = {
     # S3: the sandbagging example, a bag penalty and a set bid.
     "spades": {
@@ -58,6 +58,20 @@ EXAMPLES = {
             },
         ],
     },
+    # P2: a Nil made, then a Nil failed (its tricks are bags), side by side.
+    "partnership_spades": {
+        "players": ["Ann", "Bob", "Cat", "Dan"],
+        "hands": [
+            {"bids": [0, 4, 5, 3], "tricks": [6, 7], "nil_tricks": [0, None, None, None]},
+            {"bids": [4, 0, 3, 5], "tricks": [5, 8], "nil_tricks": [None, 2, None, None]},
+        ],
+    },
+    # C7: three deals agreed, a kot, a goon kot and a plain deal; courts level, deals won decide.
+    "courtpiece": {
+        "players": ["Ann", "Bob", "Cat", "Dan"],
+        "options": {"target": None, "deals": 3},
+        "hands": [{"winner": 1, "court": "first7"}, {"winner": 0, "court": "first7"}, {"winner": 0}],
+    },
     # O5: a whole 7-player game, ending in a shared win.
     "ohhell": {
         "players": ["A", "B", "C", "D", "E", "F", "G"],
@@ -84,7 +98,9 @@ def _scored_example(game_id: str) -> dict:
 
 def _example(game_id: str) -> dict:
     example, result = EXAMPLES[game_id], _scored_example(game_id)
-    names = example["players"]
+    # A column per player, or per side of partners ("Ann & Cat") where the game has sides.
+    names = scorer_names(GAMES[game_id].spec, example["players"])
+    sides = GAMES[game_id].spec.has_sides
     rows = []
     for number, (entry, hand) in enumerate(zip(example["hands"], result["hands"], strict=True), start=1):
         why = shown(hand["why"])
@@ -97,8 +113,8 @@ def _example(game_id: str) -> dict:
                         "points": hand["points"][seat],
                         "total": hand["totals"][seat],
                         "why": why[seat],
-                        "bid": entry["bids"][seat] if "bids" in entry else None,
-                        "took": entry["tricks"][seat] if "bids" in entry else None,
+                        "bid": entry["bids"][seat] if "bids" in entry and not sides else None,
+                        "took": entry["tricks"][seat] if "bids" in entry and not sides else None,
                     }
                     for seat in range(len(names))
                 ],
