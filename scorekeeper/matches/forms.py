@@ -52,43 +52,35 @@ def parse_hand(spec: GameSpec, data, players: list[str], phases: tuple[str, ...]
             # A field left out (an unticked "passed out") counts as False.
             if parsed.values.get(other, False) not in allowed:
                 continue
-        if spec_field.per_player:
-            parsed.values[spec_field.name] = [
-                _parse_value(
-                    spec_field,
-                    data.get(input_name(spec_field, seat)),
-                    lambda name=name, spec_field=spec_field: (
-                        # Translators: which input an error is about, a player's field: "Ann's tricks".
-                        # In an error: "Fill in Ann's tricks.", "Ann's card points: enter a whole number."
-                        _("%(name)s's %(field)s") % {"name": name, "field": spec_field.label.lower()}
-                    ),
-                    parsed,
-                    input_name(spec_field, seat),
-                )
-                for seat, name in enumerate(players)
-            ]
-            if not spec_field.required and all(v is None for v in parsed.values[spec_field.name]):
-                del parsed.values[spec_field.name]
-            continue
-        if spec_field.per_side:
-            parsed.values[spec_field.name] = [
-                _parse_value(
-                    spec_field,
-                    data.get(input_name(spec_field, side)),
-                    lambda team=team, spec_field=spec_field: (
-                        _("%(name)s's %(field)s") % {"name": team, "field": spec_field.label.lower()}
-                    ),
-                    parsed,
-                    input_name(spec_field, side),
-                )
-                for side, team in enumerate(teams)
-            ]
+        if spec_field.per_player or spec_field.per_side:
+            values = _parse_each(spec_field, data, players if spec_field.per_player else teams, parsed)
+            if spec_field.required or any(v is not None for v in values):
+                parsed.values[spec_field.name] = values
             continue
         value = _parse_value(spec_field, data.get(spec_field.name), spec_field.label, parsed, spec_field.name)
         if value is None or (spec_field.omit_if_false and value is False):
             continue
         parsed.values[spec_field.name] = value
     return parsed
+
+
+def _parse_each(spec_field: Field, data, whose: list[str], parsed: Parsed) -> list:
+    """A value for each player (or side), from the inputs "<field>_<index>";
+    an error names whose value it is."""
+    return [
+        _parse_value(
+            spec_field,
+            data.get(input_name(spec_field, index)),
+            lambda who=who: (
+                # Translators: which input an error is about, a player's (or a side's) field: "Ann's tricks".
+                # In an error: "Fill in Ann's tricks.", "Ann's card points: enter a whole number."
+                _("%(name)s's %(field)s") % {"name": who, "field": spec_field.label.lower()}
+            ),
+            parsed,
+            input_name(spec_field, index),
+        )
+        for index, who in enumerate(whose)
+    ]
 
 
 def _words(what: Any) -> str:
