@@ -112,6 +112,7 @@ def test_court_piece_in_urdu_in_two_taps_a_deal(app, shot, axe_check):
     before = app.taps
     radio(app, "winner", 1)
     save(app, "hands")
+    expect(page.locator('#entry-form input[name="number"]')).to_have_value("3")  # the answer is in
     expect(page.locator("#entry .next-hand")).to_contain_text(said("Cat", "Dan"))
     assert app.taps - before == 2
     # Deal 3: another kot by the callers, the second court: the target (2) is reached.
@@ -169,12 +170,14 @@ def test_court_piece_in_english(app, shot):
     app.create_organiser_through_setup()
     app.start_match_through_ui("Court Piece", FOUR)
     app.expect_totals({"Ann & Cat": 0, "Bob & Dan": 0})
-    for winner, dealer, caller in ((1, "Ann", "Bob"), (1, "Ann", "Bob"), (0, "Ann", "Bob")):
+    for number, (winner, dealer, caller) in enumerate(((1, "Ann", "Bob"), (1, "Ann", "Bob"), (0, "Ann", "Bob")), 1):
+        expect(page.locator('#entry-form input[name="number"]')).to_have_value(str(number))  # the last answer is in
         expect(page.locator("#entry .next-hand")).to_contain_text(f"{dealer} deals. {caller} calls trumps and leads.")
         before = app.taps
         radio(app, "winner", winner)
         save(app, "hands")
         assert app.taps - before == 2
+    expect(page.locator('#entry-form input[name="number"]')).to_have_value("4")
     # C5: Ann & Cat, the dealer's side, won deal 3: the deal passes to Bob, and Cat calls.
     expect(page.locator("#entry .next-hand")).to_contain_text("Bob deals. Cat calls trumps and leads.")
     radio(app, "winner", 0)
