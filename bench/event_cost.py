@@ -231,6 +231,8 @@ def measure(args: argparse.Namespace, workdir: Path) -> None:
     if args.profile:
         for kind, profile in profiles.items():
             print(f"\n=== {kind}")
+            if dump := os.environ.get("PROFILE_DIR"):  # for pstats or snakeviz
+                profile.dump_stats(Path(dump) / (re.sub(r"\W+", "_", kind.split(" (")[0]) + ".prof"))
             pstats.Stats(profile).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
                 int(os.environ.get("TOP", 30))
             )

@@ -105,6 +105,11 @@ class Match(models.Model):
     # that holds it again finds it here instead of making a second one.
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     restored_at = models.DateTimeField(null=True, blank=True, editable=False, help_text="Restored from a backup")
+    # The newest change of what the sheet shows (audit.SHEET_ACTIONS), as
+    # every write leaves it (audit.change_of): what another device's live
+    # sheet and a refused write say happened, and who did it, without
+    # reading the audit log back. None: not known (made before, restored).
+    last_change = models.JSONField(null=True, blank=True, editable=False)
     # Restored "as a copy" of the one with this uid: it is shown, but counts
     # in no player's record or rating (those games were played once).
     copy_of = models.UUIDField(null=True, blank=True, editable=False)

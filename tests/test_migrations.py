@@ -111,3 +111,38 @@ def test_every_match_and_tournament_gets_its_uid_and_a_doubled_restore_is_marked
     assert third.uid not in (first.uid, second.uid) and third.copy_of is None
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_being_played_keeps_its_newest_change_for_the_live_note():
+    """0013: the newest change of a match in progress is taken from its log
+    once; from then on the note reads the match's row."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from scorekeeper.models import Match as NewMatch
+
+    from .conftest import HX
+
+    executor = MigrationExecutor(connection)
+    before, after = [("scorekeeper", "0012_entrant_partner")], [("scorekeeper", "0013_match_last_change")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    Match, Link, Event = (old.get_model("scorekeeper", n) for n in ("Match", "AccessLink", "AuditEvent"))
+    playing = Match.objects.create(game="spades", totals=[43, 51], player_names=["Ann", "Bob"], hands_played=1)
+    link = Link.objects.create(match=playing, label="table 7")
+    Event.objects.create(match=playing, link=link, actor="device", action="hand recorded", hand_number=1)
+    Event.objects.create(match=playing, link=link, actor="device", action="link revoked")  # not a change of the sheet
+    over = Match.objects.create(game="spades", status="finished", player_names=["Cat", "Dan"])
+    Event.objects.create(match=over, actor="organiser", action="hand recorded", hand_number=9)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    kept = NewMatch.objects.get(pk=playing.pk).last_change
+    assert (kept["action"], kept["hand"], kept["link"], kept["user"]) == ("hand recorded", 1, "table 7", None)
+    assert NewMatch.objects.get(pk=over.pk).last_change is None  # over: nobody's sheet is waiting for a note
+    # A sheet drawn before hand 1 (version 1) is told what happened, in words.
+    answer = Client().get(reverse("match_changed", args=[playing.pk]), HTTP_IF_NONE_MATCH='"0-en"', **HX)
+    assert "Hand 1 was saved on the phone with the link “table 7”." in answer.content.decode()

@@ -6,23 +6,21 @@ nothing changed) and the digest of what its entry panel was drawn from
 (``ScoreSheet.basis_key``). When the version moved, the answer swaps in the
 head, the totals and the hands, and the entry panel only if its basis
 changed: a correction of a past hand leaves what is being typed alone. The
-note says, in words, what the newest change was and who made it (the audit
-log has who)."""
+note says, in words, what the newest change was and who made it (the
+match's row keeps it: ``audit.Change``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from ..audit import Action, Change
 from ..i18n import plays_deals
-from ..models import AuditEvent
 from .selectors import ScoreSheet
 from .wording import label_words
-from .write_checks import describe_bidding
-
-Action = AuditEvent.Action
+from .write_checks import describe_bidding, who_changed
 
 
-def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed: bool) -> str:
+def note(sheet: ScoreSheet, change: Change | None, *, replaced: bool, typed: bool) -> str:
     """One line on the newest change: "Hand 5 was saved on the phone with
     the link “table 7”." When the entry panel was replaced under what the
     user had typed, say plainly that it was not saved."""
@@ -37,7 +35,7 @@ def note(sheet: ScoreSheet, change: AuditEvent | None, *, replaced: bool, typed:
     return text
 
 
-def _describe(sheet: ScoreSheet, change: AuditEvent | None) -> str:
+def _describe(sheet: ScoreSheet, change: Change | None) -> str:
     if change is None:
         return _("Another device changed this match.")
     spec = sheet.spec
@@ -57,30 +55,21 @@ def _describe(sheet: ScoreSheet, change: AuditEvent | None) -> str:
     }
     if change.action in words and (n is not None or "%(n)s" not in words[change.action]):
         return words[change.action] % {"n": n, "on": on}
-    if change.action == Action.BIDS_SAVED and isinstance(change.after, dict):
+    if change.action == Action.BIDS_SAVED and isinstance(sheet.pending, dict):  # the newest change: these bids
         return _("%(who)s saved the %(noun)s %(bids)s.") % {
-            "who": _who(change),
+            "who": who_changed(change),
             "noun": spec.bidding_noun,
-            "bids": describe_bidding(spec, sheet.names, change.after),
+            "bids": describe_bidding(spec, sheet.names, sheet.pending),
         }
     if change.action == Action.BIDS_CLEARED:
-        return _("%(who)s cleared the %(noun)s.") % {"who": _who(change), "noun": spec.bidding_noun}
+        return _("%(who)s cleared the %(noun)s.") % {"who": who_changed(change), "noun": spec.bidding_noun}
     return _("This match was changed %(on)s.") % {"on": on}
 
 
-def _who(change: AuditEvent) -> str:
-    """The writer as the subject of a sentence."""
-    if change.link is not None:
-        return _("The phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
-    if change.user is not None:
-        return _("The organiser %(name)s") % {"name": change.user.get_username()}
-    return _("Another device")
-
-
-def _on(change: AuditEvent) -> str:
+def _on(change: Change) -> str:
     """Where or by whom: "on the phone with the link “table 7”"."""
-    if change.link is not None:
-        return _("on the phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
-    if change.user is not None:
-        return _("by the organiser %(name)s") % {"name": change.user.get_username()}
+    if change.link_label is not None:
+        return _("on the phone with the link “%(label)s”") % {"label": label_words(change.link_label)}
+    if change.user_name is not None:
+        return _("by the organiser %(name)s") % {"name": change.user_name}
     return _("on another device")

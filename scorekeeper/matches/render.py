@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from ..access.confirming import entered_keys
 from ..access.permissions import Viewer
 from ..answers import declare, refusal
-from ..audit import Actor
+from ..audit import Action, Actor, Change
 from ..errors import Refusal, ServiceError
 from ..scoring import GameSpec
 from . import live as live_sheet
 from .check_card import CheckCard, pass_card
 from .forms import BadBasis, plain_int
-from .selectors import Action, Held, ScoreSheet, latest_change, score_sheet, sheet_of
+from .selectors import Held, ScoreSheet, score_sheet, sheet_of
 from .wording import entry_words
 
 SHEET = "matches/sheet.html"
@@ -166,7 +166,7 @@ def live(
     version behind with one hand fewer, the one write since added the last
     hand and changed no other row: only that row is sent (a page whose
     match that hand ended is sent them all: its Edit links may go)."""
-    change = latest_change(sheet.match.pk)
+    change = Change.of(sheet.match)
     replaced = basis != sheet.basis_key
     new_hand = change.hand_number if change is not None and change.action in NEW_ROW else None
     one_more = shown == (sheet.match.version - 1, len(sheet.rows) - 1) and len(sheet.rows) > 1

@@ -20,8 +20,6 @@ from ..stats.chart import Chart, running_totals
 from .forms import bidding_stamp
 from .wording import action_words, actor_words, change_words, short_names
 
-Action = AuditEvent.Action
-BIDDING_ACTIONS = (Action.BIDS_SAVED, Action.BIDS_CLEARED)
 # More players than this and the sheet packs them in (a grid of totals, a chip column each, short names).
 MANY_PLAYERS = 4
 
@@ -369,35 +367,6 @@ def entry_context(match: Match) -> tuple[GameSpec, list[str]]:
     """What parsing a hand of this match needs: the game's spec and the
     players' names in seat order."""
     return shown_spec(get_game(match.game).spec), match.player_names
-
-
-def last_bidding_change(match_id: int) -> AuditEvent | None:
-    """Who last saved or cleared the bids of the hand in play, and when."""
-    return (
-        AuditEvent.objects.filter(match_id=match_id, action__in=BIDDING_ACTIONS)
-        .select_related("user", "link")
-        .order_by("-at", "-id")
-        .first()
-    )
-
-
-# The changes that move what a score sheet shows (and its version); links issued or revoked do not.
-SHEET_ACTIONS = (
-    *BIDDING_ACTIONS,
-    Action.HAND_RECORDED,
-    Action.HAND_EDITED,
-    Action.HAND_RESTORED,
-    Action.HAND_UNDONE,
-    Action.MATCH_ABANDONED,
-    Action.MATCH_REOPENED,
-    Action.ENDED_EARLY,
-)
-
-
-def latest_change(match_id: int) -> AuditEvent | None:
-    """The newest change of what a match's sheet shows, with who made it (the live sheet's note)."""
-    events = AuditEvent.objects.filter(match_id=match_id, action__in=SHEET_ACTIONS)
-    return events.select_related("user", "link").order_by("-at", "-id").first()
 
 
 class PollState(NamedTuple):

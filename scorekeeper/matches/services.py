@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..access.confirming import may_check
-from ..audit import SYSTEM, Actor, record
+from ..audit import SHEET_ACTIONS, SYSTEM, Actor, change_of, record
 from ..backups import copies
 from ..errors import ServiceError
 from ..i18n import hand_words, listed, shown, shown_message
@@ -190,8 +190,7 @@ def save_bidding(
     _score_held(held, bidding=bidding, check=True)
     before = match.pending_bidding
     match.pending_bidding = bidding
-    _save(match, ["pending_bidding"])
-    record(actor, Action.BIDS_SAVED, match=match, hand_number=number, before=before, after=bidding)
+    _write(match, ["pending_bidding"], actor, Action.BIDS_SAVED, hand_number=number, before=before, after=bidding)
     return held
 
 
@@ -207,8 +206,7 @@ def clear_bidding(*, match_id: int, number: int, bidding_in_force: dict | None, 
     require_bidding_in_force(match, bidding_in_force)
     before = match.pending_bidding
     match.pending_bidding = None
-    _save(match, ["pending_bidding"])
-    record(actor, Action.BIDS_CLEARED, match=match, hand_number=number, before=before)
+    _write(match, ["pending_bidding"], actor, Action.BIDS_CLEARED, hand_number=number, before=before)
     return held
 
 
@@ -251,8 +249,14 @@ def record_hand(
     )
     counted = confirmation.count_new_hand(match)
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *counted, *_settle(match, actor)])
-    record(actor, Action.HAND_RECORDED, match=match, hand_number=number, after=entry)
+    _write(
+        match,
+        [*RESULT_FIELDS, *counted, *_settle(match, actor)],
+        actor,
+        Action.HAND_RECORDED,
+        hand_number=number,
+        after=entry,
+    )
     return HandSaved(match, number, created=True, held=held)
 
 
@@ -305,8 +309,15 @@ def edit_hand(
     if result["finished"]:
         match.pending_bidding = None
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock), *_settle(match, actor)])
-    record(actor, action, match=match, hand_number=number, before=before, after=entry)
+    _write(
+        match,
+        [*RESULT_FIELDS, *confirmation.mark_correction(match, lock), *_settle(match, actor)],
+        actor,
+        action,
+        hand_number=number,
+        before=before,
+        after=entry,
+    )
     confirmation.record_correction(actor, match, number, lock)
     return HandEdited(match, entry_key, held)
 
@@ -360,8 +371,9 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
     Hand.objects.create(match=match, number=number, entry=entry, client_key=key, entry_key=key, **_entered_by(actor))
     match.pending_bidding = None
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *_settle(match, actor)])
-    record(actor, Action.HAND_RESTORED, match=match, hand_number=number, after=entry)
+    _write(
+        match, [*RESULT_FIELDS, *_settle(match, actor)], actor, Action.HAND_RESTORED, hand_number=number, after=entry
+    )
     return match
 
 
@@ -381,8 +393,14 @@ def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Hel
     result = _score_held(held)
     Hand.objects.filter(match=match, number=len(entries)).delete()
     _apply_result(match, result)
-    _save(match, [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)])
-    record(actor, Action.HAND_UNDONE, match=match, hand_number=len(entries), before=entries[-1])
+    _write(
+        match,
+        [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)],
+        actor,
+        Action.HAND_UNDONE,
+        hand_number=len(entries),
+        before=entries[-1],
+    )
     confirmation.record_correction(actor, match, len(entries), lock)
     return held
 
@@ -440,9 +458,16 @@ def check_hand(
     if correct:
         match.unconfirmed_hands -= 1
         fields.append("unconfirmed_hands")
-    _save(match, [*fields, *_settle(match, actor)])
     action = Action.HAND_CONFIRMED if correct else Action.HAND_DISPUTED
-    record(actor, action, match=match, hand_number=number, before={"state": before}, after={"key": client_key})
+    _write(
+        match,
+        [*fields, *_settle(match, actor)],
+        actor,
+        action,
+        hand_number=number,
+        before={"state": before},
+        after={"key": client_key},
+    )
     return HandChecked(match, number, state, created=True)
 
 
@@ -465,8 +490,13 @@ def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
             code="conflict",
         )
     match.accepted_at = timezone.now()
-    _save(match, ["accepted_at", *_settle(match, actor)])
-    record(actor, Action.ACCEPTED, match=match, after={"hands not confirmed": match.unconfirmed_hands})
+    _write(
+        match,
+        ["accepted_at", *_settle(match, actor)],
+        actor,
+        Action.ACCEPTED,
+        after={"hands not confirmed": match.unconfirmed_hands},
+    )
     return match
 
 
@@ -480,8 +510,7 @@ def abandon_match(*, match_id: int, actor: Actor = SYSTEM) -> Match:
         raise ServiceError(_("Only a match in progress can be abandoned."), code="closed")
     match.status = Match.Status.ABANDONED
     match.links_closed_at = match.links_closed_at or timezone.now()
-    _save(match, ["status", "links_closed_at"])
-    record(actor, Action.MATCH_ABANDONED, match=match)
+    _write(match, ["status", "links_closed_at"], actor, Action.MATCH_ABANDONED)
     return match
 
 
@@ -497,8 +526,13 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM, links_write: bool = Fa
     links_write = links_write and not Table.objects.filter(match=match).exists()
     if links_write:
         match.links_closed_at = None
-    _save(match, ["status", "links_closed_at"])
-    record(actor, Action.MATCH_REOPENED, match=match, after={"links_write": True} if links_write else None)
+    _write(
+        match,
+        ["status", "links_closed_at"],
+        actor,
+        Action.MATCH_REOPENED,
+        after={"links_write": True} if links_write else None,
+    )
     return match
 
 
@@ -578,7 +612,17 @@ def _ended_early(match: Match) -> bool:
     return Table.objects.filter(match=match, ended_early_at__isnull=False).exists()
 
 
-def _save(match: Match, fields: list[str]) -> None:
-    """Every write of a match bumps its version: a page drawn before it is stale."""
+def _write(
+    match: Match, fields: list[str], actor: Actor, action: str, *, hand_number: int | None = None, **audit
+) -> None:
+    """Save the match's ``fields`` and record who did what. Every write
+    bumps the version (a page drawn before it is stale); a change of what
+    the sheet shows is kept on the row too (``audit.Change``: the live
+    sheet's note of what happened)."""
     match.version += 1
-    match.save(update_fields=[*fields, "version", "updated_at"])
+    fields = [*fields, "version", "updated_at"]
+    if action in SHEET_ACTIONS:
+        match.last_change = change_of(actor, action, hand_number)
+        fields.append("last_change")
+    match.save(update_fields=fields)
+    record(actor, action, match=match, hand_number=hand_number, **audit)

@@ -13,13 +13,12 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from ..access.permissions import closed_message
-from ..audit import Actor
+from ..audit import BIDDING_ACTIONS, Actor, Change
 from ..errors import ServiceError
 from ..i18n import hand_words, listed, shown, shown_spec
-from ..models import AuditEvent, Match
+from ..models import Match
 from ..scoring import get_game
 from .confirmation import has_sides
-from .selectors import last_bidding_change
 from .wording import label_words
 
 
@@ -109,7 +108,9 @@ def require_bidding_in_force(match: Match, shown: dict | None) -> None:
     if match.pending_bidding == shown:
         return
     spec = shown_spec(get_game(match.game).spec)
-    change = last_bidding_change(match.pk)
+    change = Change.of(match)
+    if change is not None and change.action not in BIDDING_ACTIONS:
+        change = None  # a later change of another kind: who changed the bids is not kept
     who, when = who_changed(change), when_changed(change)
     if match.pending_bidding is None:
         # Translators: %(noun)s is "bids" (or "contract" in Draw Bridge); %(when)s "a moment ago", "5 minutes ago".
@@ -128,17 +129,16 @@ def require_bidding_in_force(match: Match, shown: dict | None) -> None:
     )
 
 
-def who_changed(change: AuditEvent | None) -> str:
-    if change is None:
-        return _("Another device")
-    if change.link is not None:
-        return _("The phone with the link “%(label)s”") % {"label": label_words(change.link.label)}
-    if change.user is not None:
-        return change.user.get_username()
+def who_changed(change: Change | None) -> str:
+    """The writer of ``change`` as the subject of a sentence."""
+    if change is not None and change.link_label is not None:
+        return _("The phone with the link “%(label)s”") % {"label": label_words(change.link_label)}
+    if change is not None and change.user_name is not None:
+        return _("The organiser %(name)s") % {"name": change.user_name}
     return _("Another device")
 
 
-def when_changed(change: AuditEvent | None) -> str:
+def when_changed(change: Change | None) -> str:
     if change is None or timezone.now() - change.at < timedelta(minutes=1):
         return _("a moment ago")
     return _("%(time)s ago") % {"time": timesince(change.at)}

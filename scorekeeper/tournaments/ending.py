@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..audit import Actor, record
+from ..audit import Actor, change_of, record
 from ..errors import ServiceError
 from ..models import AuditEvent, Match, Round, Table
 from .rounds import audit as _audit
@@ -52,8 +52,10 @@ def _end(table_id: int, actor: Actor) -> Match:
         if match.unconfirmed_hands and match.accepted_at is None:
             match.accepted_at = now  # the director's end: the table counts as it stands
         match.version += 1
+        match.last_change = change_of(actor, AuditEvent.Action.ENDED_EARLY, None)
         match.save(
             update_fields=[
+                "last_change",
                 "status",
                 "winners",
                 "totals",

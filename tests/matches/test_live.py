@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from scorekeeper.access.services import issue_link
 from scorekeeper.audit import Actor
+from scorekeeper.models import AuditEvent, Match
 
 from ..conftest import HX, bid, edit, play, undo
 from .page_helpers import totals_shown
@@ -183,6 +184,38 @@ def test_a_past_hand_corrected_elsewhere_keeps_the_entry_form(web, device):
         assert totals_shown(page) == [70, -9]
         new_url, new_version = poll_of(page)
         assert new_url == url and version_of(new_version) > version_of(version)  # the same basis, the new version
+
+
+def test_the_note_is_what_the_match_row_keeps_not_read_back_from_the_audit_log(web, device):
+    """The history of changes may be emptied or long: the note reads the match's row (Match.last_change)."""
+    match, _phone, table7 = device()
+    url, version = opened(web, match)
+    play(match, {"bids": [4, 5], "tricks": [7, 6]}, actor=table7)
+    AuditEvent.objects.filter(match=match).delete()
+
+    response = ask(web, url, version)
+    assert note_of(response) == "Hand 1 was saved on the phone with the link “table 7”."
+
+
+def test_a_match_that_keeps_no_change_says_another_device_changed_it(web, device):
+    """A match restored from a backup, or made before changes were kept on its row: a plain note, no guess."""
+    match, _phone, table7 = device()
+    url, version = opened(web, match)
+    play(match, {"bids": [4, 5], "tricks": [7, 6]}, actor=table7)
+    Match.objects.filter(pk=match.pk).update(last_change=None)
+
+    response = ask(web, url, version)
+    assert note_of(response) == "Another device changed this match."
+    assert totals_shown(response.content.decode()) == [43, 51]
+
+
+def test_bids_saved_by_the_organiser_are_said_with_their_name(device):
+    match, phone, _table7 = device()
+    url, version = opened(phone, match)
+    bid(match, {"bids": [2, 6]}, actor=Actor.organiser(match.owner))
+
+    response = ask(phone, url, version)
+    assert note_of(response) == "The organiser olga saved the bids Ann 2, Bob 6."
 
 
 def test_an_undo_elsewhere_puts_the_form_back_on_the_undone_hand(web, device):

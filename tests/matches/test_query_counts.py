@@ -29,7 +29,6 @@ LOCKED = 2  # the same, under the write's lock
 HAND_WRITTEN = 3  # the hand, the match's new result, the audit event
 BIDS_WRITTEN = 2  # the match's pending bids, the audit event
 POLL = 1  # the match's version, and its round's clock at a table
-CHANGE = 1  # the latest change with who made it (the live note)
 # Who asks, on a page (``reader``) and before a write (``access``):
 ORGANISER = {"reader": 2, "access": 3}  # session, user; and the match (its owner or co-organisers)
 DEVICE = {"reader": 1, "access": 1}  # the link with its match
@@ -104,7 +103,7 @@ def hot_path(client, match: Match, game: str, *, reader: int, access: int, table
     with pinned("unchanged poll", 0 if table else POLL + reader):
         assert client.get(url("match_changed", match), HTTP_IF_NONE_MATCH=tag, **HX).status_code == 304
     stale = f'"1{"/" if table else ""}-en"'
-    with pinned("changed poll", POLL + SHEET + reader + CHANGE):
+    with pinned("changed poll", POLL + SHEET + reader):
         assert client.get(url("match_changed", match), HTTP_IF_NONE_MATCH=stale, **HX).status_code == 200
     form = {"version": str(Match.objects.get(pk=match.pk).version)}
     # Undo reads the sheet first (what the page may undo), then writes.
