@@ -133,8 +133,7 @@ class ScoreSheet:
     def poll_tag(self) -> str:
         """The poll's ETag for this sheet (``polls.sheet_tag``)."""
         rnd = self.table.round if self.table else None
-        clock = round_clock(rnd.status, rnd.ends_at, rnd.paused_remaining) if rnd else None
-        return sheet_tag(self.match.version, clock, get_language())
+        return sheet_tag(self.match.version, _clock(rnd), get_language())
 
     @property
     def tournament(self):
@@ -290,10 +289,19 @@ def read_held(match_id: int, *, lock: bool = False) -> Held:
     2 queries. Raises Match.DoesNotExist."""
     matches = Match.objects.select_related(SHEET_RELATED)
     # PostgreSQL locks only the match's row (the table is an outer join); SQLite's write lock covers it.
-    match = (matches.select_for_update(of=("self",)) if lock else matches).get(pk=match_id)
+    return held_of((matches.select_for_update(of=("self",)) if lock else matches).get(pk=match_id))
+
+
+def read_match(match_id: int) -> Match | None:
+    """The match with its table, round and tournament (``SHEET_RELATED``):
+    one query. None: no such match."""
+    return Match.objects.select_related(SHEET_RELATED).filter(pk=match_id).first()
+
+
+def held_of(match: Match) -> Held:
+    """``match`` (read with ``SHEET_RELATED``) and its hands: one query."""
     rows = Hand.objects.filter(match=match).order_by("number").values_list(*HandRow._fields)
-    hands = [HandRow(*row) for row in rows]
-    return Held(match, hands)
+    return Held(match, [HandRow(*row) for row in rows])
 
 
 def score_sheet(match_id: int) -> ScoreSheet:
@@ -377,26 +385,18 @@ class PollState(NamedTuple):
     clock: str | None  # polls.round_clock of its round
 
 
-def poll_state(match_id: int) -> PollState | None:
-    """What the sheet's "changed?" poll needs of the database when the cache
-    could not answer it (``polls``): one query. None: no such match."""
-    row = (
-        Match.objects.filter(pk=match_id)
-        .values_list(
-            "version",
-            "table__round__tournament__is_public",
-            "table__round_id",
-            "table__round__status",
-            "table__round__ends_at",
-            "table__round__paused_remaining",
-        )
-        .first()
-    )
-    if row is None:
-        return None
-    version, public, round_id, status, ends_at, paused = row
-    clock = round_clock(status, ends_at, paused) if round_id else None
-    return PollState(sheet_tag(version, clock, get_language()), public is False, version, round_id, clock)
+def poll_state(match: Match) -> PollState:
+    """What the sheet's "changed?" poll needs when the cache could not
+    answer it (``polls``), from the match read with ``SHEET_RELATED``."""
+    table = getattr(match, "table", None)
+    rnd = table.round if table is not None else None
+    clock, private = _clock(rnd), rnd is not None and not rnd.tournament.is_public
+    return PollState(sheet_tag(match.version, clock, get_language()), private, match.version, rnd and rnd.pk, clock)
+
+
+def _clock(rnd) -> str | None:
+    """A tournament round's state and clock as the poll's tag holds it (``polls.round_clock``)."""
+    return round_clock(rnd.status, rnd.ends_at, rnd.paused_remaining) if rnd is not None else None
 
 
 def matches_for_home(limit: int = 20) -> dict[str, list[Match]]:

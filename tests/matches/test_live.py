@@ -363,3 +363,15 @@ def test_a_page_further_behind_gets_every_row(web, device, case):
         play(match, {"bids": [3, 3], "tricks": [3, 10]}, actor=table7)
     answer = ask(web, url, version).content.decode()
     assert 'id="history"' in answer and 'hx-swap-oob="afterbegin' not in answer
+
+
+def test_a_tag_that_names_a_round_clock_at_a_match_without_one_is_answered_not_a_crash(web, device):
+    """A forged or mixed-up If-None-Match ("<this version>/<a clock>-en") at a
+    match that is no tournament table: told there is no clock, nothing else."""
+    match, phone, _table7 = device()
+    url, version = opened(phone, match)
+    forged = f"{version_of(version)}/playing/2026-12-02T20:00:00+00:00/--en"
+    response = phone.get(url, HTTP_IF_NONE_MATCH=f'"{forged}"', **HX)
+    assert response.status_code == 200
+    assert response["ETag"] == f'"{version}"'  # its real tag: the next poll is a 304
+    assert ask(phone, url, version).status_code == 304

@@ -25,10 +25,11 @@ from .page_helpers import HAND_POST
 
 SAVEPOINT = 2
 SHEET = 2  # the match with its table, round and tournament; its hands
+HANDS = 1  # a match's hands, once its row is read
 LOCKED = 2  # the same, under the write's lock
 HAND_WRITTEN = 3  # the hand, the match's new result, the audit event
 BIDS_WRITTEN = 2  # the match's pending bids, the audit event
-POLL = 1  # the match's version, and its round's clock at a table
+POLL = 1  # the match with its table, round and tournament: its version and its round's clock
 # Who asks, on a page (``reader``) and before a write (``access``):
 ORGANISER = {"reader": 2, "access": 3}  # session, user; and the match (its owner or co-organisers)
 DEVICE = {"reader": 1, "access": 1}  # the link with its match
@@ -103,7 +104,7 @@ def hot_path(client, match: Match, game: str, *, reader: int, access: int, table
     with pinned("unchanged poll", 0 if table else POLL + reader):
         assert client.get(url("match_changed", match), HTTP_IF_NONE_MATCH=tag, **HX).status_code == 304
     stale = f'"1{"/" if table else ""}-en"'
-    with pinned("changed poll", POLL + SHEET + reader):
+    with pinned("changed poll", POLL + HANDS + reader):
         assert client.get(url("match_changed", match), HTTP_IF_NONE_MATCH=stale, **HX).status_code == 200
     form = {"version": str(Match.objects.get(pk=match.pk).version)}
     # Undo reads the sheet first (what the page may undo), then writes.

@@ -21,14 +21,14 @@ from ...access.permissions import Viewer, match_and_scorer, scorer
 from ...audit import Actor
 from ...errors import ServiceError
 from ...i18n import bids_a_contract, plays_deals, shown_message, shown_preview
-from ...models import Match, Table
+from ...models import Match
 from ...numbers import plain_int
 from ...polls import SHEET_VARY, not_modified, remember_sheet
 from ...scoring import InvalidHand, check_bidding, entry_hints, preview_hand
 from .. import services
 from ..forms import BadBasis, parse_hand, partial_bids, read_basis
 from ..render import bad_basis, hand_saved, invalid, live, refused, saved, sheet_page
-from ..selectors import entry_context, poll_state, score_sheet
+from ..selectors import entry_context, held_of, poll_state, read_match, score_sheet, sheet_of
 
 
 @require_GET
@@ -51,15 +51,17 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     """Polled by an open sheet every few seconds with the tag it shows
     (If-None-Match, ``polls.sheet_tag``: the match version and its round's
     clock). Unchanged, the cache answers 304 before this view
-    (``polls.answer_unchanged_polls``); here, when it could not: one query,
-    304 if unchanged, and the cache filled. Else, with htmx, the sheet's
+    (``polls.answer_unchanged_polls``); here, when it could not: the match
+    (one query), 304 if unchanged, and the cache filled; changed, its hands
+    (one more) and the sheet drawn from both. Else, with htmx, the sheet's
     parts out of band (``render.live``): the entry panel only if what it
     was drawn from (``?basis=``) changed, so what is being typed is kept;
     only the round clock when only the clock changed (a pause, added time);
     without htmx a banner with a link to the latest."""
-    state = poll_state(match_id)
-    if state is None:
+    match = read_match(match_id)
+    if match is None:
         raise Http404("No such match")
+    state = poll_state(match)
     remember_sheet(match_id, state.version, state.round_id, state.private, state.clock)
     if state.private and match_and_scorer(request, match_id)[1] is None:
         return refuse_private(request)
@@ -72,19 +74,13 @@ def match_changed(request: HttpRequest, match_id: int) -> HttpResponse:
     same_language = asked.rpartition("-")[2] == tag.rpartition("-")[2]
     clock_only = same_language and asked.split("/", 1)[0] == str(state.version)
     if request.htmx and clock_only:
-        table = Table.objects.select_related("round", "match").filter(match_id=match_id).first()
-        playing = table is not None and table.match.status == Match.Status.IN_PROGRESS
+        table = getattr(match, "table", None)  # None: a tag that is not this sheet's
+        playing = table is not None and match.status == Match.Status.IN_PROGRESS
         response = render(request, "tournaments/clock.html", {"rnd": table.round if playing else None, "oob": True})
         response["HX-Trigger"] = "round-clock"  # live.js: the poll asks with this answer's tag from now on
     elif request.htmx:
-        try:
-            sheet = score_sheet(match_id)
-        except Match.DoesNotExist:
-            raise Http404("No such match") from None
-        if state.round_id is None:
-            sheet.table = None  # not a tournament table (the poll's query said so): no query to ask again
-        etag = quote_etag(sheet.poll_tag)  # a write may have come in between
-        viewer = Viewer.of(scorer(request, sheet.match), sheet.match)
+        sheet = sheet_of(held_of(match))
+        viewer = Viewer.of(scorer(request, match), match)
         # What the page shows: its version (the tag's first part) and its number of hands.
         version, rows = plain_int(asked.split("/", 1)[0].split("-", 1)[0]), plain_int(request.GET.get("rows"))
         shown = (version, rows) if version is not None and rows is not None else None
