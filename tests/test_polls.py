@@ -6,6 +6,7 @@ tournament's polls are never answered by the cache."""
 
 from __future__ import annotations
 
+import gzip
 import re
 from unittest import mock
 
@@ -208,6 +209,37 @@ def test_the_standings_poll_is_answered_by_the_cache_while_the_generation_is_fre
     settings.STANDINGS_REFRESH_SECONDS = 0
     moved = screen.get(url, HTTP_IF_NONE_MATCH=etag, **HX)
     assert moved.status_code == 200 and moved["ETag"] != etag
+
+
+def test_a_screen_behind_gets_the_newer_standings_from_the_cache_as_the_view_sends_them(organiser, settings):
+    """While some table saves a hand every moment each screen's poll finds
+    newer standings: their answer, drawn and compressed once per generation,
+    comes from the cache alone, the same bytes and headers as from the view."""
+    settings.STANDINGS_REFRESH_SECONDS = 60
+    t = make(organiser, NAMES)
+    first = tables_of(publish_next(t, organiser))[0]
+    play(first.match, {"bids": [4, 3], "tricks": [5, 8]})
+    url = f"/tournaments/{t.pk}/standings/"
+    older = '"0.0.0-0-en"'  # what a screen drawn before that hand shows
+    gzip_ok = {"HTTP_ACCEPT_ENCODING": "gzip, deflate", **HX}
+    # The organiser's poll (a session) always goes to the view: it draws this generation's answer.
+    from_the_view = client_for(organiser).get(url, HTTP_IF_NONE_MATCH=older, **gzip_ok)
+    with NoQueries():
+        from_the_cache = Client().get(url, HTTP_IF_NONE_MATCH=older, **gzip_ok)
+    assert from_the_view.status_code == from_the_cache.status_code == 200
+    assert from_the_cache.content == from_the_view.content and from_the_cache["Content-Encoding"] == "gzip"
+    vary = lambda r: {v.strip() for v in r["Vary"].split(",")}  # noqa: E731
+    assert vary(from_the_cache) == vary(from_the_view)
+    for header in ("ETag", "Cache-Control", "Content-Type", "Content-Length", "Content-Language", "X-Frame-Options",
+                   "Content-Security-Policy"):  # fmt: skip
+        assert from_the_cache[header] == from_the_view[header], header
+    # Its tag is the current one: the screen's next poll is a 304, from the cache too.
+    with NoQueries():
+        assert Client().get(url, HTTP_IF_NONE_MATCH=from_the_cache["ETag"], **gzip_ok).status_code == 304
+    # A client that takes no gzip gets the same standings unpacked; the table's own words are in it.
+    plain = Client().get(url, HTTP_IF_NONE_MATCH=older, **HX)
+    assert plain.status_code == 200 and "Content-Encoding" not in plain
+    assert gzip.decompress(from_the_cache.content) == plain.content and b"Ann" in plain.content
 
 
 def test_a_private_tournaments_standings_are_never_answered_by_the_cache(organiser, settings):

@@ -69,14 +69,15 @@ def generation_key(tournament_id: int) -> str:
     return f"tournament-{tournament_id}-standings"
 
 
-def drawn_key(tournament_id: int, generation: str) -> str:
-    """Where one generation's drawing is kept: one per language, as the
-    drawing holds words ("dropped", "Table 3") in the reader's language."""
-    return f"tournament-{tournament_id}-standings-{generation}-{get_language()}"
+def drawn_key(tournament_id: int, generation: str, language: str | None = None) -> str:
+    """Where one generation's drawing is kept: one per language (by default
+    the active one), as the drawing holds words ("dropped", "Table 3") in
+    the reader's language."""
+    return f"tournament-{tournament_id}-standings-{generation}-{language or get_language()}"
 
 
-def poll_answer_key(tournament_id: int, generation: str, big: bool) -> str:
-    return f"{drawn_key(tournament_id, generation)}-poll-{int(big)}"
+def poll_answer_key(tournament_id: int, generation: str, big: bool, language: str | None = None) -> str:
+    return f"{drawn_key(tournament_id, generation, language)}-poll-{int(big)}"
 
 
 def look_again(tournament_id: int) -> None:

@@ -5,14 +5,13 @@ exports. Organisers only when the tournament is private."""
 from __future__ import annotations
 
 import csv
-import gzip
 import json
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_vary_headers, quote_etag
+from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
@@ -20,7 +19,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from ...access.decorators import public_or_organiser
 from ...models import Round, Tournament
-from ...polls import STANDINGS_VARY, not_modified, standings_tag
+from ...polls import STANDINGS_VARY, not_modified, standings_answer, standings_tag
 from .. import exports, selectors
 from ..standings_cache import current_generation, drawn_standings, poll_answer
 from ..standings_html import corrections, live_tables, standings_rows
@@ -64,14 +63,8 @@ def standings_page(request: HttpRequest, tournament: Tournament, is_organiser: b
     body = poll_answer(
         tournament, generation, big, lambda: render_to_string("tournaments/standings.html#live", drawn())
     )
-    if "gzip" in request.headers.get("Accept-Encoding", ""):  # every browser
-        response = HttpResponse(body, headers={"Content-Encoding": "gzip"})
-    else:
-        response = HttpResponse(gzip.decompress(body))
-    patch_vary_headers(response, ["Accept-Encoding"])
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    return response
+    # As the middleware sends it while the generation is fresh (polls.answer_unchanged_polls).
+    return standings_answer(body, tag, "gzip" in request.headers.get("Accept-Encoding", ""))
 
 
 def _draw(tournament: Tournament) -> str:
