@@ -182,7 +182,7 @@ def measure(args: argparse.Namespace, workdir: Path) -> None:
     profiles: dict[str, cProfile.Profile] = {}
 
     def timed(kind: str, run, *a) -> None:
-        profile = profiles.setdefault(kind, cProfile.Profile()) if args.profile else None
+        profile = profiles.setdefault(kind, cProfile.Profile(time.process_time)) if args.profile else None
         sql = queries[kind] = []
 
         def count(execute, statement, params, many, context):

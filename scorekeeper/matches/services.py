@@ -249,14 +249,8 @@ def record_hand(
     )
     counted = confirmation.count_new_hand(match)
     _apply_result(match, result)
-    _write(
-        match,
-        [*RESULT_FIELDS, *counted, *_settle(match, actor)],
-        actor,
-        Action.HAND_RECORDED,
-        hand_number=number,
-        after=entry,
-    )
+    fields = [*RESULT_FIELDS, *counted, *_settle(match, actor)]
+    _write(match, fields, actor, Action.HAND_RECORDED, hand_number=number, after=entry)
     return HandSaved(match, number, created=True, held=held)
 
 
@@ -309,15 +303,8 @@ def edit_hand(
     if result["finished"]:
         match.pending_bidding = None
     _apply_result(match, result)
-    _write(
-        match,
-        [*RESULT_FIELDS, *confirmation.mark_correction(match, lock), *_settle(match, actor)],
-        actor,
-        action,
-        hand_number=number,
-        before=before,
-        after=entry,
-    )
+    fields = [*RESULT_FIELDS, *confirmation.mark_correction(match, lock), *_settle(match, actor)]
+    _write(match, fields, actor, action, hand_number=number, before=before, after=entry)
     confirmation.record_correction(actor, match, number, lock)
     return HandEdited(match, entry_key, held)
 
@@ -371,9 +358,8 @@ def put_back_hand(*, match_id: int, number: int, entry: dict, version: int, acto
     Hand.objects.create(match=match, number=number, entry=entry, client_key=key, entry_key=key, **_entered_by(actor))
     match.pending_bidding = None
     _apply_result(match, result)
-    _write(
-        match, [*RESULT_FIELDS, *_settle(match, actor)], actor, Action.HAND_RESTORED, hand_number=number, after=entry
-    )
+    fields = [*RESULT_FIELDS, *_settle(match, actor)]
+    _write(match, fields, actor, Action.HAND_RESTORED, hand_number=number, after=entry)
     return match
 
 
@@ -393,14 +379,8 @@ def undo_last_hand(*, match_id: int, version: int, actor: Actor = SYSTEM) -> Hel
     result = _score_held(held)
     Hand.objects.filter(match=match, number=len(entries)).delete()
     _apply_result(match, result)
-    _write(
-        match,
-        [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)],
-        actor,
-        Action.HAND_UNDONE,
-        hand_number=len(entries),
-        before=entries[-1],
-    )
+    fields = [*RESULT_FIELDS, *confirmation.mark_correction(match, lock, removed=True), *_settle(match, actor)]
+    _write(match, fields, actor, Action.HAND_UNDONE, hand_number=len(entries), before=entries[-1])
     confirmation.record_correction(actor, match, len(entries), lock)
     return held
 
@@ -459,15 +439,8 @@ def check_hand(
         match.unconfirmed_hands -= 1
         fields.append("unconfirmed_hands")
     action = Action.HAND_CONFIRMED if correct else Action.HAND_DISPUTED
-    _write(
-        match,
-        [*fields, *_settle(match, actor)],
-        actor,
-        action,
-        hand_number=number,
-        before={"state": before},
-        after={"key": client_key},
-    )
+    fields = [*fields, *_settle(match, actor)]
+    _write(match, fields, actor, action, hand_number=number, before={"state": before}, after={"key": client_key})
     return HandChecked(match, number, state, created=True)
 
 
@@ -490,13 +463,8 @@ def accept_match(*, match_id: int, version: int, actor: Actor) -> Match:
             code="conflict",
         )
     match.accepted_at = timezone.now()
-    _write(
-        match,
-        ["accepted_at", *_settle(match, actor)],
-        actor,
-        Action.ACCEPTED,
-        after={"hands not confirmed": match.unconfirmed_hands},
-    )
+    fields = ["accepted_at", *_settle(match, actor)]
+    _write(match, fields, actor, Action.ACCEPTED, after={"hands not confirmed": match.unconfirmed_hands})
     return match
 
 
@@ -526,13 +494,8 @@ def reopen_match(*, match_id: int, actor: Actor = SYSTEM, links_write: bool = Fa
     links_write = links_write and not Table.objects.filter(match=match).exists()
     if links_write:
         match.links_closed_at = None
-    _write(
-        match,
-        ["status", "links_closed_at"],
-        actor,
-        Action.MATCH_REOPENED,
-        after={"links_write": True} if links_write else None,
-    )
+    fields = ["status", "links_closed_at"]
+    _write(match, fields, actor, Action.MATCH_REOPENED, after={"links_write": True} if links_write else None)
     return match
 
 
