@@ -80,7 +80,7 @@ def scorer(request: HttpRequest, match: Match) -> Actor | None:
     An organiser is named as such even on a device that holds a link too."""
     if is_organiser_of(request.user, match):
         return Actor.organiser(request.user)
-    link = active_link(request, match.pk)
+    link = active_link(request, match.pk, match)
     return Actor.device(link) if link else None
 
 
